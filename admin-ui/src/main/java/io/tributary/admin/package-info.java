@@ -1,0 +1,5 @@
+/**
+ * Thymeleaf admin pages for Tributary. They read only the pipeline's immutable status and change
+ * nothing.
+ */
+package io.tributary.admin;

@@ -1,0 +1,132 @@
+package io.tributary.autoconfigure;
+
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.List;
+
+import com.zaxxer.hikari.HikariDataSource;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceProperties;
+import org.springframework.context.annotation.Bean;
+
+import io.tributary.pipeline.Pipeline;
+import io.tributary.pipeline.PipelineSettings;
+import io.tributary.pipeline.TableMapping;
+import io.tributary.source.SourceSettings;
+import io.tributary.source.TableId;
+
+/**
+ * Auto-configuration of a Tributary {@link Pipeline} from {@code cdc.*} properties.
+ */
+@AutoConfiguration(after = DataSourceAutoConfiguration.class)
+@ConditionalOnClass(Pipeline.class)
+@ConditionalOnBooleanProperty(name = "cdc.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(TributaryProperties.class)
+public final class TributaryAutoConfiguration {
+
+	@Bean(destroyMethod = "close")
+	@ConditionalOnMissingBean
+	TributaryConnections tributaryConnections(TributaryProperties properties,
+			ObjectProvider<DataSourceProperties> applicationDataSource) {
+		TributaryProperties.Source source = properties.getSource();
+		if (source.getUsername() == null || source.getUsername().isBlank()) {
+			throw new IllegalStateException("cdc.source.username is not set: name a source user with REPLICATION SLAVE, "
+					+ "REPLICATION CLIENT and SELECT on the replicated tables");
+		}
+		HikariDataSource sourcePool = pool("tributary-source",
+				"jdbc:mysql://" + source.getHost() + ":" + source.getPort()
+						+ "/?allowPublicKeyRetrieval=true&connectTimeout=" + source.getConnectTimeout().toMillis(),
+				source.getUsername(), source.getPassword(), 6, source.getConnectTimeout());
+		TributaryProperties.Target target = properties.getTarget();
+		String url = target.getUrl();
+		String username = target.getUsername();
+		String password = target.getPassword();
+		DataSourceProperties application = applicationDataSource.getIfAvailable();
+		if (url == null && application != null) {
+			url = application.determineUrl();
+			username = (username != null) ? username : application.determineUsername();
+			password = (password != null) ? password : application.determinePassword();
+		}
+		if (url == null) {
+			sourcePool.close();
+			throw new IllegalStateException("No target database: set cdc.target.url (or spring.datasource.url) to the "
+					+ "MySQL or MariaDB database the tables are copied into");
+		}
+		return new TributaryConnections(sourcePool, pool("tributary-target", url, username, password,
+				target.getMaxConnections(), source.getConnectTimeout()));
+	}
+
+	private static HikariDataSource pool(String name, String url, String username, String password, int size,
+			java.time.Duration connectTimeout) {
+		HikariDataSource pool = new HikariDataSource();
+		pool.setPoolName(name);
+		pool.setJdbcUrl(url);
+		pool.setUsername(username);
+		pool.setPassword(password);
+		pool.setMaximumPoolSize(size);
+		pool.setMinimumIdle(0);
+		pool.setConnectionTimeout(Math.max(250, connectTimeout.toMillis()));
+		// Connectivity is checked by the pipeline, which retries, not at pool creation.
+		pool.setInitializationFailTimeout(-1);
+		return pool;
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	Pipeline tributaryPipeline(TributaryProperties properties, TributaryConnections connections) {
+		return new Pipeline(settings(properties, JdbcUrls.defaultSchema(connections.targetUrl())),
+				connections.source(), connections.target());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	TributaryLifecycle tributaryLifecycle(Pipeline pipeline) {
+		return new TributaryLifecycle(pipeline);
+	}
+
+	static PipelineSettings settings(TributaryProperties properties, String targetSchema) {
+		TributaryProperties.Source source = properties.getSource();
+		long serverId = (source.getServerId() != null) ? source.getServerId()
+				: 100_000 + new SecureRandom().nextInt(Integer.MAX_VALUE - 100_000);
+		SourceSettings sourceSettings = new SourceSettings(source.getHost(), source.getPort(), source.getUsername(),
+				source.getPassword(), serverId, source.getConnectTimeout(), source.getHeartbeatInterval());
+		if (properties.getTables().isEmpty()) {
+			throw new IllegalStateException("cdc.tables is empty: list the tables to replicate (cdc.tables[0].source="
+					+ "shop.orders) or set cdc.enabled=false");
+		}
+		List<TableMapping> tables = new ArrayList<>();
+		for (int i = 0; i < properties.getTables().size(); i++) {
+			TributaryProperties.Table table = properties.getTables().get(i);
+			String key = "cdc.tables[" + i + "]";
+			if (table.getSource() == null) {
+				throw new IllegalStateException(key + ".source is not set: name the source table as schema.table");
+			}
+			TableId sourceTable = TableId.parse(table.getSource(), null);
+			String targetName = (table.getTarget() != null) ? table.getTarget() : sourceTable.table();
+			tables.add(new TableMapping(sourceTable, parseTarget(targetName, targetSchema, key + ".target")));
+		}
+		TributaryProperties.Flush flush = properties.getFlush();
+		TributaryProperties.Checkpoint checkpoint = properties.getCheckpoint();
+		return new PipelineSettings(checkpoint.getPipeline(), sourceSettings, tables, flush.getInterval(),
+				parseTarget(checkpoint.getTable(), targetSchema, "cdc.checkpoint.table"), checkpoint.getInterval(),
+				properties.getCopy().getChunkRows(), flush.getBatchRows(), flush.getBatchBytes().toBytes());
+	}
+
+	private static TableId parseTarget(String name, String defaultSchema, String key) {
+		try {
+			return TableId.parse(name, defaultSchema);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalStateException(key + ": " + ex.getMessage()
+					+ " (the target JDBC URL names no default schema to put it in)", ex);
+		}
+	}
+
+}

@@ -1,0 +1,406 @@
+package io.tributary.autoconfigure;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * Configuration of Tributary, under the {@code cdc} prefix.
+ */
+@ConfigurationProperties("cdc")
+public class TributaryProperties {
+
+	/**
+	 * Whether to replicate the configured tables while the application runs.
+	 */
+	private boolean enabled = true;
+
+	private final Source source = new Source();
+
+	private final Target target = new Target();
+
+	/**
+	 * Tables to replicate.
+	 */
+	private List<Table> tables = new ArrayList<>();
+
+	private final Flush flush = new Flush();
+
+	private final Copy copy = new Copy();
+
+	private final Checkpoint checkpoint = new Checkpoint();
+
+	private final Admin admin = new Admin();
+
+	public boolean isEnabled() {
+		return this.enabled;
+	}
+
+	public void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+	}
+
+	public Source getSource() {
+		return this.source;
+	}
+
+	public Target getTarget() {
+		return this.target;
+	}
+
+	public List<Table> getTables() {
+		return this.tables;
+	}
+
+	public void setTables(List<Table> tables) {
+		this.tables = tables;
+	}
+
+	public Flush getFlush() {
+		return this.flush;
+	}
+
+	public Copy getCopy() {
+		return this.copy;
+	}
+
+	public Checkpoint getCheckpoint() {
+		return this.checkpoint;
+	}
+
+	public Admin getAdmin() {
+		return this.admin;
+	}
+
+	/**
+	 * The source server, read as a replica.
+	 */
+	public static class Source {
+
+		/**
+		 * Host name or address of the source MySQL or MariaDB server.
+		 */
+		private String host = "localhost";
+
+		/**
+		 * TCP port of the source server.
+		 */
+		private int port = 3306;
+
+		/**
+		 * User with REPLICATION SLAVE, REPLICATION CLIENT and SELECT on the replicated tables.
+		 */
+		private String username;
+
+		/**
+		 * Password of the source user.
+		 */
+		private String password;
+
+		/**
+		 * Server id to register with as a replica; must differ from the source's and every other
+		 * replica's. Chosen at random at startup when not set.
+		 */
+		private Long serverId;
+
+		/**
+		 * How long to wait for a connection to the source.
+		 */
+		private Duration connectTimeout = Duration.ofSeconds(10);
+
+		/**
+		 * How often an idle source sends a heartbeat on the replication connection.
+		 */
+		private Duration heartbeatInterval = Duration.ofSeconds(5);
+
+		public String getHost() {
+			return this.host;
+		}
+
+		public void setHost(String host) {
+			this.host = host;
+		}
+
+		public int getPort() {
+			return this.port;
+		}
+
+		public void setPort(int port) {
+			this.port = port;
+		}
+
+		public String getUsername() {
+			return this.username;
+		}
+
+		public void setUsername(String username) {
+			this.username = username;
+		}
+
+		public String getPassword() {
+			return this.password;
+		}
+
+		public void setPassword(String password) {
+			this.password = password;
+		}
+
+		public Long getServerId() {
+			return this.serverId;
+		}
+
+		public void setServerId(Long serverId) {
+			this.serverId = serverId;
+		}
+
+		public Duration getConnectTimeout() {
+			return this.connectTimeout;
+		}
+
+		public void setConnectTimeout(Duration connectTimeout) {
+			this.connectTimeout = connectTimeout;
+		}
+
+		public Duration getHeartbeatInterval() {
+			return this.heartbeatInterval;
+		}
+
+		public void setHeartbeatInterval(Duration heartbeatInterval) {
+			this.heartbeatInterval = heartbeatInterval;
+		}
+
+	}
+
+	/**
+	 * The target database. Tributary opens a small pool of its own to it, because it sets session
+	 * variables on its connections.
+	 */
+	public static class Target {
+
+		/**
+		 * JDBC URL of the target database. Defaults to the application's spring.datasource.url.
+		 */
+		private String url;
+
+		/**
+		 * Target user. Defaults to the application's spring.datasource.username.
+		 */
+		private String username;
+
+		/**
+		 * Target password. Defaults to the application's spring.datasource.password.
+		 */
+		private String password;
+
+		/**
+		 * Most connections Tributary opens to the target.
+		 */
+		private int maxConnections = 6;
+
+		public String getUrl() {
+			return this.url;
+		}
+
+		public void setUrl(String url) {
+			this.url = url;
+		}
+
+		public String getUsername() {
+			return this.username;
+		}
+
+		public void setUsername(String username) {
+			this.username = username;
+		}
+
+		public String getPassword() {
+			return this.password;
+		}
+
+		public void setPassword(String password) {
+			this.password = password;
+		}
+
+		public int getMaxConnections() {
+			return this.maxConnections;
+		}
+
+		public void setMaxConnections(int maxConnections) {
+			this.maxConnections = maxConnections;
+		}
+
+	}
+
+	/**
+	 * One replicated table.
+	 */
+	public static class Table {
+
+		/**
+		 * Source table as schema.table.
+		 */
+		private String source;
+
+		/**
+		 * Target table as schema.table, or a bare name in the target's default schema. Defaults
+		 * to the source table's name in the target's default schema.
+		 */
+		private String target;
+
+		public String getSource() {
+			return this.source;
+		}
+
+		public void setSource(String source) {
+			this.source = source;
+		}
+
+		public String getTarget() {
+			return this.target;
+		}
+
+		public void setTarget(String target) {
+			this.target = target;
+		}
+
+	}
+
+	/**
+	 * How buffered changes are applied.
+	 */
+	public static class Flush {
+
+		/**
+		 * How often buffered changes are applied and the position confirmed.
+		 */
+		private Duration interval = Duration.ofMillis(250);
+
+		/**
+		 * Most rows per REPLACE or DELETE statement.
+		 */
+		private int batchRows = 1000;
+
+		/**
+		 * Approximate most bytes of row values per statement.
+		 */
+		private DataSize batchBytes = DataSize.ofMegabytes(1);
+
+		public Duration getInterval() {
+			return this.interval;
+		}
+
+		public void setInterval(Duration interval) {
+			this.interval = interval;
+		}
+
+		public int getBatchRows() {
+			return this.batchRows;
+		}
+
+		public void setBatchRows(int batchRows) {
+			this.batchRows = batchRows;
+		}
+
+		public DataSize getBatchBytes() {
+			return this.batchBytes;
+		}
+
+		public void setBatchBytes(DataSize batchBytes) {
+			this.batchBytes = batchBytes;
+		}
+
+	}
+
+	/**
+	 * How existing rows are copied.
+	 */
+	public static class Copy {
+
+		/**
+		 * Rows per snapshot chunk.
+		 */
+		private int chunkRows = 5000;
+
+		public int getChunkRows() {
+			return this.chunkRows;
+		}
+
+		public void setChunkRows(int chunkRows) {
+			this.chunkRows = chunkRows;
+		}
+
+	}
+
+	/**
+	 * Where and how often the resume position is stored.
+	 */
+	public static class Checkpoint {
+
+		/**
+		 * Checkpoint table in the target, as schema.table or a bare name in the target's default
+		 * schema. Created when missing.
+		 */
+		private String table = "tributary_checkpoint";
+
+		/**
+		 * Least time between two checkpoint writes while streaming; a crash replays at most about
+		 * this much.
+		 */
+		private Duration interval = Duration.ofSeconds(1);
+
+		/**
+		 * Name under which this application's checkpoints are stored, so several applications can
+		 * share one checkpoint table.
+		 */
+		private String pipeline = "default";
+
+		public String getTable() {
+			return this.table;
+		}
+
+		public void setTable(String table) {
+			this.table = table;
+		}
+
+		public Duration getInterval() {
+			return this.interval;
+		}
+
+		public void setInterval(Duration interval) {
+			this.interval = interval;
+		}
+
+		public String getPipeline() {
+			return this.pipeline;
+		}
+
+		public void setPipeline(String pipeline) {
+			this.pipeline = pipeline;
+		}
+
+	}
+
+	/**
+	 * The admin web pages (tributary-admin-ui).
+	 */
+	public static class Admin {
+
+		/**
+		 * Path under which the admin pages are served.
+		 */
+		private String path = "/tributary";
+
+		public String getPath() {
+			return this.path;
+		}
+
+		public void setPath(String path) {
+			this.path = path;
+		}
+
+	}
+
+}

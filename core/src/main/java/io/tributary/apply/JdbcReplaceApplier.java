@@ -1,0 +1,178 @@
+package io.tributary.apply;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+import javax.sql.DataSource;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.tributary.schema.Column;
+import io.tributary.schema.KeyPredicates;
+import io.tributary.schema.TableLayout;
+import io.tributary.schema.Values;
+import io.tributary.source.TableId;
+
+/**
+ * Applies changes to a MySQL/MariaDB target table with multi-row {@code REPLACE INTO} for row
+ * images and {@code DELETE ... WHERE key IN (...)} for deletes.
+ *
+ * <p>REPLACE deletes every row that conflicts with the new one on the primary key or any unique
+ * key before inserting it, so the rows of one statement can be in any order: a transaction that
+ * moved a unique value from one row to another converges whichever row is written first.
+ *
+ * <p>Statements are cut at {@code batchRows} rows or about {@code batchBytes} of values,
+ * whichever comes first, and each commits on its own.
+ */
+public final class JdbcReplaceApplier implements Applier {
+
+	private static final Logger logger = LoggerFactory.getLogger(JdbcReplaceApplier.class);
+
+	/** The server refuses statements with more placeholders than this. */
+	private static final int MAX_PLACEHOLDERS = 65_535;
+
+	private final DataSource target;
+
+	private final TableId targetTable;
+
+	private final TableLayout layout;
+
+	private final int batchRows;
+
+	private final long batchBytes;
+
+	private final String replacePrefix;
+
+	public JdbcReplaceApplier(DataSource target, TableId targetTable, TableLayout layout, int batchRows,
+			long batchBytes) {
+		this.target = target;
+		this.targetTable = targetTable;
+		this.layout = layout;
+		this.batchRows = Math.max(1, Math.min(batchRows, MAX_PLACEHOLDERS / layout.columns().size()));
+		this.batchBytes = batchBytes;
+		this.replacePrefix = "REPLACE INTO " + targetTable.quoted() + " (" + layout.columnList() + ") VALUES ";
+	}
+
+	public TableId targetTable() {
+		return this.targetTable;
+	}
+
+	@Override
+	public void upsert(List<Object[]> rows) {
+		int from = 0;
+		while (from < rows.size()) {
+			int to = cut(rows, from);
+			write(rows.subList(from, to), true);
+			from = to;
+		}
+	}
+
+	@Override
+	public void delete(List<Object[]> keys) {
+		int perStatement = Math.max(1, Math.min(this.batchRows, MAX_PLACEHOLDERS / this.layout.keyColumns().length));
+		for (int from = 0; from < keys.size(); from += perStatement) {
+			write(keys.subList(from, Math.min(keys.size(), from + perStatement)), false);
+		}
+	}
+
+	/**
+	 * Reads the keys the target holds in a key range.
+	 * @param lowerExclusive lower bound, or {@code null} for none
+	 * @param upperInclusive upper bound, or {@code null} for none
+	 * @return the keys, in key order
+	 * @throws SQLException on a database error
+	 */
+	public List<Object[]> keysIn(Object[] lowerExclusive, Object[] upperInclusive) throws SQLException {
+		List<Column> keys = this.layout.keys();
+		KeyPredicates.Predicate above = KeyPredicates.greaterThan(keys);
+		KeyPredicates.Predicate atMost = KeyPredicates.atMost(keys);
+		StringBuilder sql = new StringBuilder("SELECT ");
+		sql.append(keys.stream().map(Column::selectExpression).collect(java.util.stream.Collectors.joining(", ")))
+			.append(" FROM ")
+			.append(this.targetTable.quoted())
+			.append(" WHERE 1 = 1");
+		List<Object> parameters = new ArrayList<>();
+		if (lowerExclusive != null) {
+			sql.append(" AND ").append(above.sql());
+			parameters.addAll(above.parameters(lowerExclusive));
+		}
+		if (upperInclusive != null) {
+			sql.append(" AND ").append(atMost.sql());
+			parameters.addAll(atMost.parameters(upperInclusive));
+		}
+		List<Object[]> found = new ArrayList<>();
+		try (Connection connection = this.target.getConnection()) {
+			Sessions.prepareTarget(connection);
+			try (PreparedStatement statement = connection.prepareStatement(sql.toString())) {
+				for (int i = 0; i < parameters.size(); i++) {
+					Values.bind(statement, i + 1, parameters.get(i));
+				}
+				try (ResultSet rs = statement.executeQuery()) {
+					while (rs.next()) {
+						Object[] key = new Object[keys.size()];
+						for (int i = 0; i < key.length; i++) {
+							key[i] = Values.fromResultSet(rs, i + 1, keys.get(i));
+						}
+						found.add(key);
+					}
+				}
+			}
+		}
+		return found;
+	}
+
+	private int cut(List<Object[]> rows, int from) {
+		long bytes = 0;
+		int to = from;
+		while (to < rows.size() && to - from < this.batchRows) {
+			bytes += Values.sizeOf(rows.get(to));
+			to++;
+			if (bytes >= this.batchBytes) {
+				break;
+			}
+		}
+		return to;
+	}
+
+	private void write(List<Object[]> batch, boolean upsert) {
+		String sql = upsert ? replaceSql(batch.size()) : "DELETE FROM " + this.targetTable.quoted() + " WHERE "
+				+ KeyPredicates.in(this.layout.keys(), batch.size());
+		try (Connection connection = this.target.getConnection()) {
+			Sessions.prepareTarget(connection);
+			connection.setAutoCommit(true);
+			try (PreparedStatement statement = connection.prepareStatement(sql)) {
+				int index = 1;
+				for (Object[] values : batch) {
+					for (Object value : values) {
+						Values.bind(statement, index++, value);
+					}
+				}
+				statement.executeUpdate();
+			}
+		}
+		catch (SQLException ex) {
+			throw new ApplyException((upsert ? "Upserting " : "Deleting ") + batch.size() + " rows in "
+					+ this.targetTable + " failed: " + ex.getMessage(), ex);
+		}
+		if (logger.isDebugEnabled()) {
+			logger.debug("{} {} rows in {}", upsert ? "Replaced" : "Deleted", batch.size(), this.targetTable);
+		}
+	}
+
+	private String replaceSql(int rows) {
+		int columns = this.layout.columns().size();
+		String tuple = "(" + "?, ".repeat(columns - 1) + "?)";
+		StringBuilder sql = new StringBuilder(this.replacePrefix.length() + rows * (tuple.length() + 2));
+		sql.append(this.replacePrefix);
+		for (int i = 0; i < rows; i++) {
+			sql.append((i > 0) ? ", " : "").append(tuple);
+		}
+		return sql.toString();
+	}
+
+}

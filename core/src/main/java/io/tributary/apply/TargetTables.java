@@ -1,0 +1,141 @@
+package io.tributary.apply;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+import javax.sql.DataSource;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.tributary.schema.Column;
+import io.tributary.schema.LayoutReader;
+import io.tributary.schema.SchemaException;
+import io.tributary.schema.TableLayout;
+import io.tributary.source.TableId;
+
+/**
+ * Makes sure a target table can receive a source table's rows: creates it from the source's own
+ * definition when it is missing, and refuses one whose columns or key differ, since positional
+ * row images written into a different shape would land in the wrong columns.
+ */
+public final class TargetTables {
+
+	private static final Logger logger = LoggerFactory.getLogger(TargetTables.class);
+
+	private TargetTables() {
+	}
+
+	/**
+	 * Creates or verifies the target table.
+	 * @param source connection pool of the source server
+	 * @param target connection pool of the target server
+	 * @param layout the source table's layout
+	 * @param targetTable the table to write to
+	 * @param configKey configuration key naming the target, for the error message
+	 * @return whether the target already held rows
+	 * @throws SQLException on a database error
+	 * @throws SchemaException when an existing target does not match
+	 */
+	public static boolean prepare(DataSource source, DataSource target, TableLayout layout, TableId targetTable,
+			String configKey) throws SQLException {
+		try (Connection connection = target.getConnection()) {
+			List<String[]> existing = columns(connection, targetTable);
+			if (existing.isEmpty()) {
+				create(source, connection, layout, targetTable);
+				return false;
+			}
+			verify(connection, layout, targetTable, existing, configKey);
+			try (Statement statement = connection.createStatement();
+					ResultSet rs = statement.executeQuery("SELECT 1 FROM " + targetTable.quoted() + " LIMIT 1")) {
+				return rs.next();
+			}
+		}
+	}
+
+	private static void create(DataSource source, Connection target, TableLayout layout, TableId targetTable)
+			throws SQLException {
+		String definition;
+		try (Connection connection = source.getConnection(); Statement statement = connection.createStatement();
+				ResultSet rs = statement.executeQuery("SHOW CREATE TABLE " + layout.table().quoted())) {
+			rs.next();
+			definition = rs.getString(2);
+		}
+		String ddl = targetDefinition(definition, targetTable);
+		try (Statement statement = target.createStatement()) {
+			statement.execute("CREATE DATABASE IF NOT EXISTS " + TableId.quote(targetTable.schema()));
+			statement.execute(ddl);
+		}
+		logger.info("Created target table {} from the definition of {}", targetTable, layout.table());
+	}
+
+	/**
+	 * Rewrites a source {@code CREATE TABLE} for the target: new name, no foreign keys (their
+	 * parents may not be replicated), no AUTO_INCREMENT counter.
+	 */
+	static String targetDefinition(String sourceDefinition, TableId targetTable) {
+		String[] lines = sourceDefinition.split("\n");
+		List<String> kept = new ArrayList<>();
+		for (int i = 1; i < lines.length; i++) {
+			if (!lines[i].contains("FOREIGN KEY")) {
+				kept.add(lines[i]);
+			}
+		}
+		// Fix the comma of the last column or key line if a dropped line followed it.
+		for (int i = kept.size() - 2; i >= 0; i--) {
+			if (kept.get(i + 1).startsWith(")")) {
+				kept.set(i, kept.get(i).replaceAll(",\\s*$", ""));
+				break;
+			}
+		}
+		String body = String.join("\n", kept).replaceAll(" AUTO_INCREMENT=\\d+", "");
+		return "CREATE TABLE IF NOT EXISTS " + targetTable.quoted() + " (\n" + body;
+	}
+
+	private static void verify(Connection connection, TableLayout layout, TableId targetTable, List<String[]> existing,
+			String configKey) throws SQLException {
+		List<Column> columns = layout.columns();
+		String advice = " Drop or fix the target table, or point " + configKey + " at another table.";
+		if (existing.size() != columns.size()) {
+			throw new SchemaException("Target table " + targetTable + " has " + existing.size() + " columns but source "
+					+ layout.table() + " has " + columns.size() + "." + advice);
+		}
+		for (Column column : columns) {
+			String[] other = existing.get(column.ordinal());
+			if (!other[0].equalsIgnoreCase(column.name()) || !other[1].equalsIgnoreCase(column.columnType())) {
+				throw new SchemaException("Target table " + targetTable + " does not match source " + layout.table()
+						+ ": column " + (column.ordinal() + 1) + " is " + column.name() + " " + column.columnType()
+						+ " in the source but " + other[0] + " " + other[1] + " in the target." + advice);
+			}
+		}
+		List<String> targetKey = LayoutReader.primaryKeyColumns(connection, targetTable);
+		List<String> sourceKey = layout.keys().stream().map(Column::name).toList();
+		if (!targetKey.stream().map(String::toLowerCase).toList()
+			.equals(sourceKey.stream().map(String::toLowerCase).toList())) {
+			throw new SchemaException("Target table " + targetTable + " has primary key " + targetKey + " but source "
+					+ layout.table() + " has " + sourceKey + "." + advice);
+		}
+	}
+
+	private static List<String[]> columns(Connection connection, TableId table) throws SQLException {
+		List<String[]> columns = new ArrayList<>();
+		try (PreparedStatement statement = connection.prepareStatement("""
+				SELECT COLUMN_NAME, COLUMN_TYPE FROM information_schema.COLUMNS
+				WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION""")) {
+			statement.setString(1, table.schema());
+			statement.setString(2, table.table());
+			try (ResultSet rs = statement.executeQuery()) {
+				while (rs.next()) {
+					columns.add(new String[] { rs.getString(1), rs.getString(2) });
+				}
+			}
+		}
+		return columns;
+	}
+
+}

@@ -1,0 +1,111 @@
+package io.tributary.checkpoint;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import javax.sql.DataSource;
+
+import io.tributary.source.Position;
+import io.tributary.source.TableId;
+
+/**
+ * Keeps checkpoints in a table of the target database, beside the data they describe: a target
+ * restored from a backup brings its own resume position with it.
+ */
+public final class JdbcCheckpointStore implements CheckpointStore {
+
+	private final DataSource target;
+
+	private final TableId table;
+
+	private final String pipeline;
+
+	/**
+	 * Creates a store.
+	 * @param target the target pool
+	 * @param table the checkpoint table
+	 * @param pipeline name of the pipeline whose rows this store reads and writes
+	 */
+	public JdbcCheckpointStore(DataSource target, TableId table, String pipeline) {
+		this.target = target;
+		this.table = table;
+		this.pipeline = pipeline;
+	}
+
+	@Override
+	public void initialize() {
+		try (Connection connection = this.target.getConnection(); Statement statement = connection.createStatement()) {
+			statement.execute("CREATE DATABASE IF NOT EXISTS " + TableId.quote(this.table.schema()));
+			statement.execute("CREATE TABLE IF NOT EXISTS " + this.table.quoted() + " ("
+					+ "pipeline VARCHAR(190) NOT NULL, source_table VARCHAR(190) NOT NULL, "
+					+ "target_table VARCHAR(190) NOT NULL, snapshot_done BOOLEAN NOT NULL, "
+					+ "binlog_position VARCHAR(1024) NULL, updated_at TIMESTAMP(6) NOT NULL, "
+					+ "PRIMARY KEY (pipeline, source_table)) DEFAULT CHARSET = utf8mb4");
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException("Cannot create the checkpoint table " + this.table + ": " + ex.getMessage()
+					+ ". Grant CREATE on its schema to the target user, or create it by hand (see docs/operations.md)",
+					ex);
+		}
+	}
+
+	@Override
+	public Map<TableId, TableCheckpoint> load() {
+		Map<TableId, TableCheckpoint> checkpoints = new LinkedHashMap<>();
+		try (Connection connection = this.target.getConnection();
+				PreparedStatement statement = connection.prepareStatement("SELECT source_table, target_table, "
+						+ "snapshot_done, binlog_position, updated_at FROM " + this.table.quoted()
+						+ " WHERE pipeline = ?")) {
+			statement.setString(1, this.pipeline);
+			try (ResultSet rs = statement.executeQuery()) {
+				while (rs.next()) {
+					TableId source = TableId.parse(rs.getString(1), null);
+					String position = rs.getString(4);
+					checkpoints.put(source,
+							new TableCheckpoint(source, TableId.parse(rs.getString(2), null), rs.getBoolean(3),
+									(position != null) ? Position.parse(position) : null,
+									rs.getTimestamp(5).toInstant()));
+				}
+			}
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException("Cannot read checkpoints from " + this.table + ": " + ex.getMessage(), ex);
+		}
+		return checkpoints;
+	}
+
+	@Override
+	public void save(Collection<TableCheckpoint> checkpoints) {
+		if (checkpoints.isEmpty()) {
+			return;
+		}
+		String sql = "REPLACE INTO " + this.table.quoted()
+				+ " (pipeline, source_table, target_table, snapshot_done, binlog_position, updated_at) VALUES "
+				+ String.join(", ", java.util.Collections.nCopies(checkpoints.size(), "(?, ?, ?, ?, ?, ?)"));
+		try (Connection connection = this.target.getConnection();
+				PreparedStatement statement = connection.prepareStatement(sql)) {
+			int i = 1;
+			for (TableCheckpoint checkpoint : checkpoints) {
+				statement.setString(i++, this.pipeline);
+				statement.setString(i++, checkpoint.source().toString());
+				statement.setString(i++, checkpoint.target().toString());
+				statement.setBoolean(i++, checkpoint.snapshotDone());
+				statement.setString(i++, (checkpoint.position() != null) ? checkpoint.position().toString() : null);
+				statement.setTimestamp(i++, Timestamp.from(checkpoint.updatedAt()));
+			}
+			connection.setAutoCommit(true);
+			statement.executeUpdate();
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException("Cannot write checkpoints to " + this.table + ": " + ex.getMessage(), ex);
+		}
+	}
+
+}

@@ -1,0 +1,21 @@
+package io.tributary.checkpoint;
+
+import java.time.Instant;
+
+import io.tributary.source.Position;
+import io.tributary.source.TableId;
+
+/**
+ * What is durably known about one replicated table.
+ *
+ * @param source the source table
+ * @param target the target table
+ * @param snapshotDone whether its snapshot finished; if not, a restart snapshots it again
+ * @param position the binlog position from which every change of this table not yet in the
+ * target can be read again
+ * @param updatedAt when this checkpoint was written
+ */
+public record TableCheckpoint(TableId source, TableId target, boolean snapshotDone, Position position,
+		Instant updatedAt) {
+
+}

@@ -1,0 +1,274 @@
+package io.tributary.copy;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+
+import javax.sql.DataSource;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.tributary.apply.Applier;
+import io.tributary.apply.Sessions;
+import io.tributary.schema.Column;
+import io.tributary.schema.KeyPredicates;
+import io.tributary.schema.RowKey;
+import io.tributary.schema.TableLayout;
+import io.tributary.schema.Values;
+import io.tributary.subscription.Watermarks;
+
+/**
+ * Copies the rows that exist in a source table into its target, chunk by chunk in key order,
+ * without a table lock or a long transaction.
+ *
+ * <p>Each chunk is first bounded with a plain read (the key {@code chunkRows} rows further on),
+ * then published as dispatched, then read with {@code LOCK IN SHARE MODE}: a locking read waits
+ * for any transaction still holding a row of the chunk to commit and then reads the newest
+ * committed version. That closes the window in which the binlog has delivered a transaction whose
+ * rows the source does not yet show, so changes above the dispatched bound can be dropped safely
+ * (see {@link CopyWatermarks}). The chunk is then written with REPLACE, any target rows in its
+ * range that the source no longer has are deleted, and the chunk is published as landed.
+ */
+public final class Copier {
+
+	private static final Logger logger = LoggerFactory.getLogger(Copier.class);
+
+	private static final int MAX_ATTEMPTS = 10;
+
+	private final DataSource source;
+
+	private final TableLayout layout;
+
+	private final Applier applier;
+
+	private final int chunkRows;
+
+	private final boolean reconcileTarget;
+
+	private final TargetKeys targetKeys;
+
+	private volatile CopyWatermarks watermarks = CopyWatermarks.NOT_STARTED;
+
+	private volatile long rowsCopied;
+
+	private volatile long chunksCopied;
+
+	private volatile long rowsEstimated;
+
+	/**
+	 * Reads the keys a target holds in a key range, so rows the source no longer has can be
+	 * deleted from a target that was not empty when the copy began.
+	 */
+	@FunctionalInterface
+	public interface TargetKeys {
+
+		List<Object[]> keysIn(Object[] lowerExclusive, Object[] upperInclusive) throws SQLException;
+
+	}
+
+	/**
+	 * Creates a copier.
+	 * @param source the source pool
+	 * @param layout the table's layout
+	 * @param applier writes chunks to the target
+	 * @param chunkRows rows per chunk
+	 * @param targetKeys reads target keys when the target held rows before the copy, else {@code null}
+	 */
+	public Copier(DataSource source, TableLayout layout, Applier applier, int chunkRows, TargetKeys targetKeys) {
+		this.source = source;
+		this.layout = layout;
+		this.applier = applier;
+		this.chunkRows = chunkRows;
+		this.targetKeys = targetKeys;
+		this.reconcileTarget = targetKeys != null;
+	}
+
+	/** Returns the copier's current watermarks, for the drain to judge buffered keys with. */
+	public Watermarks watermarks() {
+		return this.watermarks;
+	}
+
+	public boolean isDone() {
+		return this.watermarks.done();
+	}
+
+	public long rowsCopied() {
+		return this.rowsCopied;
+	}
+
+	public long chunksCopied() {
+		return this.chunksCopied;
+	}
+
+	public long rowsEstimated() {
+		return Math.max(this.rowsEstimated, this.rowsCopied);
+	}
+
+	/**
+	 * Copies the whole table.
+	 * @param stopRequested polled between chunks; when true the copy returns early, not done
+	 * @return whether the copy finished
+	 * @throws SQLException when a chunk keeps failing
+	 */
+	public boolean run(BooleanSupplier stopRequested) throws SQLException {
+		this.rowsEstimated = estimateRows();
+		boolean comparable = this.layout.keyOrderIsComparable();
+		logger.info("Snapshot of {} started (about {} rows, {} rows per chunk)", this.layout.table(),
+				this.rowsEstimated, this.chunkRows);
+		List<Column> keys = this.layout.keys();
+		KeyPredicates.Predicate above = KeyPredicates.greaterThan(keys);
+		KeyPredicates.Predicate atMost = KeyPredicates.atMost(keys);
+		String order = KeyPredicates.orderBy(keys);
+		String from = " FROM " + this.layout.table().quoted();
+		String keyList = keys.stream().map(Column::selectExpression).collect(java.util.stream.Collectors.joining(", "));
+		String probeFirst = "SELECT " + keyList + from + " ORDER BY " + order + " LIMIT 1 OFFSET ?";
+		String probeNext = "SELECT " + keyList + from + " WHERE " + above.sql() + " ORDER BY " + order
+				+ " LIMIT 1 OFFSET ?";
+		String select = "SELECT " + this.layout.selectList() + from;
+		Object[] lower = null;
+		while (true) {
+			if (stopRequested.getAsBoolean()) {
+				logger.info("Snapshot of {} stopped after {} rows", this.layout.table(), this.rowsCopied);
+				return false;
+			}
+			Object[] upper = probe((lower == null) ? probeFirst : probeNext, above, lower);
+			this.watermarks = new CopyWatermarks(true, false, comparable, this.watermarks.landed(),
+					(upper != null) ? new RowKey(upper) : null);
+			StringBuilder sql = new StringBuilder(select);
+			List<Object> parameters = new ArrayList<>();
+			String glue = " WHERE ";
+			if (lower != null) {
+				sql.append(glue).append(above.sql());
+				parameters.addAll(above.parameters(lower));
+				glue = " AND ";
+			}
+			if (upper != null) {
+				sql.append(glue).append(atMost.sql());
+				parameters.addAll(atMost.parameters(upper));
+			}
+			sql.append(" ORDER BY ").append(order).append(" LOCK IN SHARE MODE");
+			List<Object[]> rows = readChunk(sql.toString(), parameters);
+			if (!rows.isEmpty()) {
+				this.applier.upsert(rows);
+			}
+			if (this.reconcileTarget) {
+				deleteVanished(lower, upper, rows);
+			}
+			this.rowsCopied += rows.size();
+			this.chunksCopied++;
+			if (upper == null) {
+				this.watermarks = new CopyWatermarks(true, true, comparable, null, null);
+				logger.info("Snapshot of {} finished: {} rows in {} chunks", this.layout.table(), this.rowsCopied,
+						this.chunksCopied);
+				return true;
+			}
+			this.watermarks = new CopyWatermarks(true, false, comparable, new RowKey(upper), new RowKey(upper));
+			lower = upper;
+		}
+	}
+
+	private Object[] probe(String sql, KeyPredicates.Predicate above, Object[] lower) throws SQLException {
+		List<Object> parameters = (lower != null) ? new ArrayList<>(above.parameters(lower)) : new ArrayList<>();
+		parameters.add(this.chunkRows - 1);
+		List<Column> keys = this.layout.keys();
+		for (int attempt = 1;; attempt++) {
+			try (Connection connection = this.source.getConnection()) {
+				Sessions.prepareSource(connection);
+				try (PreparedStatement statement = prepared(connection, sql, parameters);
+						ResultSet rs = statement.executeQuery()) {
+					if (!rs.next()) {
+						return null;
+					}
+					Object[] key = new Object[keys.size()];
+					for (int i = 0; i < key.length; i++) {
+						key[i] = Values.fromResultSet(rs, i + 1, keys.get(i));
+					}
+					return key;
+				}
+			}
+			catch (SQLException ex) {
+				retryOrThrow(ex, attempt);
+			}
+		}
+	}
+
+	private List<Object[]> readChunk(String sql, List<Object> parameters) throws SQLException {
+		List<Column> columns = this.layout.columns();
+		for (int attempt = 1;; attempt++) {
+			try (Connection connection = this.source.getConnection()) {
+				Sessions.prepareSource(connection);
+				connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+				connection.setAutoCommit(true);
+				try (PreparedStatement statement = prepared(connection, sql, parameters);
+						ResultSet rs = statement.executeQuery()) {
+					List<Object[]> rows = new ArrayList<>(this.chunkRows);
+					while (rs.next()) {
+						Object[] row = new Object[columns.size()];
+						for (int i = 0; i < row.length; i++) {
+							row[i] = Values.fromResultSet(rs, i + 1, columns.get(i));
+						}
+						rows.add(row);
+					}
+					return rows;
+				}
+			}
+			catch (SQLException ex) {
+				retryOrThrow(ex, attempt);
+			}
+		}
+	}
+
+	private void deleteVanished(Object[] lower, Object[] upper, List<Object[]> rows) throws SQLException {
+		Set<RowKey> present = new HashSet<>();
+		for (Object[] row : rows) {
+			present.add(new RowKey(this.layout.keyOf(row)));
+		}
+		List<Object[]> vanished = new ArrayList<>();
+		for (Object[] key : this.targetKeys.keysIn(lower, upper)) {
+			if (!present.contains(new RowKey(key))) {
+				vanished.add(key);
+			}
+		}
+		if (!vanished.isEmpty()) {
+			this.applier.delete(vanished);
+		}
+	}
+
+	private static PreparedStatement prepared(Connection connection, String sql, List<Object> parameters)
+			throws SQLException {
+		PreparedStatement statement = connection.prepareStatement(sql);
+		for (int i = 0; i < parameters.size(); i++) {
+			Values.bind(statement, i + 1, parameters.get(i));
+		}
+		return statement;
+	}
+
+	/** Deadlocks and lock wait timeouts against writers are expected now and then; retry them. */
+	private void retryOrThrow(SQLException ex, int attempt) throws SQLException {
+		boolean transientLock = ex.getErrorCode() == 1213 || ex.getErrorCode() == 1205;
+		if (!transientLock || attempt >= MAX_ATTEMPTS) {
+			throw ex;
+		}
+		logger.debug("Chunk read of {} hit lock contention (attempt {}), retrying", this.layout.table(), attempt);
+	}
+
+	private long estimateRows() throws SQLException {
+		try (Connection connection = this.source.getConnection();
+				PreparedStatement statement = connection.prepareStatement(
+						"SELECT TABLE_ROWS FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?")) {
+			statement.setString(1, this.layout.table().schema());
+			statement.setString(2, this.layout.table().table());
+			try (ResultSet rs = statement.executeQuery()) {
+				return rs.next() ? rs.getLong(1) : 0;
+			}
+		}
+	}
+
+}

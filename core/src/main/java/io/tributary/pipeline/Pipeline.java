@@ -1,0 +1,485 @@
+package io.tributary.pipeline;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeoutException;
+
+import javax.sql.DataSource;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.tributary.apply.ApplyException;
+import io.tributary.apply.JdbcReplaceApplier;
+import io.tributary.apply.TargetTables;
+import io.tributary.checkpoint.CheckpointStore;
+import io.tributary.checkpoint.JdbcCheckpointStore;
+import io.tributary.checkpoint.TableCheckpoint;
+import io.tributary.copy.Copier;
+import io.tributary.schema.LayoutReader;
+import io.tributary.schema.TableLayout;
+import io.tributary.source.ChangeHandler;
+import io.tributary.source.Position;
+import io.tributary.source.RowChange;
+import io.tributary.source.TableId;
+import io.tributary.source.binlog.BinlogChangeSource;
+import io.tributary.source.binlog.SourceQueries;
+import io.tributary.status.PipelineStatus;
+import io.tributary.status.TableStatus;
+import io.tributary.status.TableStatus.Phase;
+import io.tributary.subscription.BufferedSubscription;
+
+/**
+ * Replicates the configured tables of one source server into a target.
+ *
+ * <p>On start it reads each table's layout, prepares its target table and loads the checkpoints.
+ * Tables with a finished snapshot resume from their checkpoint; the others are snapshotted while
+ * the binlog streams. The binlog is read from the oldest checkpoint of a resuming table, or from
+ * the head captured before any snapshot starts when none resumes.
+ *
+ * <p>A catch-up loop runs every flush interval: it reads the delivered position, drains each
+ * table's buffer against its copier's watermarks, applies what it drained, puts back what failed,
+ * and confirms {@code min(delivered, oldest pending)} per table. Checkpoints are written after
+ * the data they cover.
+ */
+public final class Pipeline implements AutoCloseable {
+
+	private static final Logger logger = LoggerFactory.getLogger(Pipeline.class);
+
+	private final PipelineSettings settings;
+
+	private final DataSource source;
+
+	private final DataSource target;
+
+	private final CheckpointStore checkpoints;
+
+	private final Map<TableId, TableRuntime> tables = new LinkedHashMap<>();
+
+	private final BinlogChangeSource reader;
+
+	private final Object signal = new Object();
+
+	private volatile PipelineStatus.State state = PipelineStatus.State.STOPPED;
+
+	private volatile boolean stopRequested;
+
+	private volatile String lastError;
+
+	private volatile Instant startedAt;
+
+	private volatile long cycles;
+
+	private Thread control;
+
+	private Thread copyThread;
+
+	private long lastCheckpointNanos;
+
+	/**
+	 * Creates a pipeline; nothing happens until {@link #start()}.
+	 * @param settings what to replicate
+	 * @param source pool of connections to the source server (snapshot reads, layouts)
+	 * @param target pool of connections to the target (rows and checkpoints); give Tributary a
+	 * pool of its own, since it sets session variables on its connections
+	 */
+	public Pipeline(PipelineSettings settings, DataSource source, DataSource target) {
+		this.settings = settings;
+		this.source = source;
+		this.target = target;
+		this.checkpoints = new JdbcCheckpointStore(target, settings.checkpointTable(), settings.name());
+		for (TableMapping mapping : settings.tables()) {
+			this.tables.put(mapping.source(), new TableRuntime(mapping));
+		}
+		this.reader = new BinlogChangeSource(settings.source(), new Router());
+	}
+
+	/** Starts the pipeline on threads of its own and returns at once. */
+	public synchronized void start() {
+		if (this.control != null) {
+			throw new IllegalStateException("Pipeline " + this.settings.name() + " was already started");
+		}
+		this.state = PipelineStatus.State.STARTING;
+		this.startedAt = Instant.now();
+		this.control = new Thread(this::run, "tributary-pipeline-" + this.settings.name());
+		this.control.setDaemon(true);
+		this.control.start();
+	}
+
+	private void run() {
+		try {
+			Position from = prepareWithRetry();
+			if (from == null) {
+				return;
+			}
+			this.reader.start(from);
+			startSnapshots();
+			this.state = PipelineStatus.State.RUNNING;
+			while (!this.stopRequested) {
+				cycle();
+				awaitSignal(this.settings.flushInterval());
+			}
+			stopSnapshots();
+			this.reader.close();
+			cycle();
+			saveCheckpoints(true);
+			this.state = PipelineStatus.State.STOPPED;
+			logger.info("Pipeline {} stopped at {}", this.settings.name(), confirmed());
+		}
+		catch (RuntimeException ex) {
+			this.lastError = ex.getMessage();
+			this.state = PipelineStatus.State.FAILED;
+			logger.error("Pipeline {} failed", this.settings.name(), ex);
+			this.reader.close();
+		}
+	}
+
+	/** Prepares tables and finds the start position, retrying while the databases are unreachable. */
+	private Position prepareWithRetry() {
+		long backoff = 500;
+		while (!this.stopRequested) {
+			try {
+				return prepare();
+			}
+			catch (SQLException | RuntimeException ex) {
+				// Unreachable databases and missing privileges heal without a restart; keep trying.
+				this.lastError = "Cannot prepare replication: " + ex.getMessage();
+				logger.warn("{}; retrying in {} ms", this.lastError, backoff);
+				awaitSignal(Duration.ofMillis(backoff));
+				backoff = Math.min(backoff * 2, 30_000);
+			}
+		}
+		this.state = PipelineStatus.State.STOPPED;
+		return null;
+	}
+
+	private Position prepare() throws SQLException {
+		this.checkpoints.initialize();
+		Map<TableId, TableCheckpoint> saved = this.checkpoints.load();
+		Position resumeFrom = null;
+		int snapshots = 0;
+		for (TableRuntime table : this.tables.values()) {
+			TableMapping mapping = table.mapping;
+			try {
+				TableLayout layout;
+				try (Connection connection = this.source.getConnection()) {
+					layout = LayoutReader.read(connection, mapping.source());
+				}
+				boolean targetHadRows = TargetTables.prepare(this.source, this.target, layout, mapping.target(),
+						"the target of " + mapping.source() + " in cdc.tables");
+				table.layout = layout;
+				table.applier = new JdbcReplaceApplier(this.target, mapping.target(), layout, this.settings.batchRows(),
+						this.settings.batchBytes());
+				TableCheckpoint checkpoint = saved.get(mapping.source());
+				boolean resume = checkpoint != null && checkpoint.snapshotDone() && checkpoint.position() != null
+						&& checkpoint.target().equals(mapping.target());
+				if (resume) {
+					table.snapshotDone = true;
+					table.confirmed = checkpoint.position();
+					table.phase = Phase.CATCHING_UP;
+					resumeFrom = Position.min(resumeFrom, checkpoint.position());
+					logger.info("Table {} resumes from checkpoint {}", mapping.source(), checkpoint.position());
+				}
+				else {
+					table.phase = Phase.SNAPSHOTTING;
+					JdbcReplaceApplier applier = table.applier;
+					table.copier = new Copier(this.source, layout, applier, this.settings.chunkRows(),
+							targetHadRows ? applier::keysIn : null);
+					snapshots++;
+				}
+				table.subscription = new BufferedSubscription(layout);
+				this.reader.subscribe(layout);
+			}
+			catch (RuntimeException ex) {
+				// Schema problems stop this table only.
+				table.fail(ex.getMessage());
+				logger.error("Table {} cannot be replicated: {}", mapping.source(), ex.getMessage());
+			}
+		}
+		Position head = SourceQueries.head(this.source);
+		for (TableRuntime table : this.tables.values()) {
+			if (table.phase == Phase.CATCHING_UP) {
+				table.catchUpTarget = head;
+			}
+			else if (table.phase == Phase.SNAPSHOTTING) {
+				table.confirmed = (resumeFrom != null) ? resumeFrom : head;
+			}
+		}
+		Position from = (resumeFrom != null) ? resumeFrom : head;
+		this.lastError = null;
+		logger.info("Pipeline {} starts reading {} at {}; {} of {} table(s) to snapshot", this.settings.name(),
+				this.settings.source(), from, snapshots, this.tables.size());
+		return from;
+	}
+
+	private void startSnapshots() {
+		List<TableRuntime> pending = this.tables.values()
+			.stream()
+			.filter((table) -> table.phase == Phase.SNAPSHOTTING && table.copier != null)
+			.toList();
+		if (pending.isEmpty()) {
+			return;
+		}
+		this.copyThread = new Thread(() -> {
+			for (TableRuntime table : pending) {
+				if (this.stopRequested) {
+					return;
+				}
+				try {
+					table.copier.run(() -> this.stopRequested || table.phase == Phase.FAILED);
+				}
+				catch (SQLException | ApplyException ex) {
+					table.fail("Snapshot failed: " + ex.getMessage());
+					logger.error("Snapshot of {} failed", table.mapping.source(), ex);
+				}
+				wake();
+			}
+		}, "tributary-copy-" + this.settings.name());
+		this.copyThread.setDaemon(true);
+		this.copyThread.start();
+	}
+
+	private void stopSnapshots() {
+		Thread thread = this.copyThread;
+		if (thread != null) {
+			try {
+				thread.join();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	/** One catch-up cycle: drain, apply, requeue, confirm. Runs on the control thread only. */
+	private void cycle() {
+		// Read before any drain: every change added after this read has a resume position at or
+		// after it, so min(delivered, oldest pending) never passes a change still held.
+		Position delivered = this.reader.delivered();
+		boolean phaseChanged = false;
+		for (TableRuntime table : this.tables.values()) {
+			if (!table.isActive()) {
+				continue;
+			}
+			Copier copier = table.copier;
+			boolean copyDone = copier == null || copier.isDone();
+			BufferedSubscription buffer = table.subscription;
+			BufferedSubscription.Drain drain = buffer.drain(table::watermarks);
+			if (!drain.isEmpty()) {
+				apply(table, drain);
+			}
+			table.confirmed = Position.min(delivered, buffer.oldestPending());
+			phaseChanged |= advancePhase(table, copyDone, drain.deferred(), delivered);
+		}
+		this.cycles++;
+		saveCheckpoints(phaseChanged);
+	}
+
+	private void apply(TableRuntime table, BufferedSubscription.Drain drain) {
+		long started = System.nanoTime();
+		try {
+			if (!drain.deletes().isEmpty()) {
+				table.applier.delete(drain.deletes().stream().map((entry) -> entry.key().values()).toList());
+			}
+			if (!drain.upserts().isEmpty()) {
+				table.applier.upsert(drain.upserts().stream().map(BufferedSubscription.Entry::image).toList());
+			}
+			table.changesApplied += drain.size();
+			table.recordFlush(drain.size(), started, "ok");
+			if (table.lastError != null && table.phase != Phase.FAILED) {
+				table.lastError = null;
+			}
+		}
+		catch (ApplyException ex) {
+			List<BufferedSubscription.Entry> failed = new ArrayList<>(drain.deletes());
+			failed.addAll(drain.upserts());
+			table.subscription.requeue(failed);
+			table.recordFlush(0, started, ex.getMessage());
+			table.lastError = ex.getMessage();
+			logger.warn("Flush of {} failed, will retry: {}", table.mapping.source(), ex.getMessage());
+		}
+	}
+
+	private boolean advancePhase(TableRuntime table, boolean copyDone, int deferred, Position delivered) {
+		if (table.phase == Phase.SNAPSHOTTING && copyDone && table.copier != null && table.copier.isDone()) {
+			table.snapshotDone = true;
+			try {
+				table.catchUpTarget = SourceQueries.head(this.source);
+			}
+			catch (SQLException ex) {
+				table.catchUpTarget = delivered;
+			}
+			table.phase = Phase.CATCHING_UP;
+			logger.info("Table {} snapshot done ({} rows); catching up to {}", table.mapping.source(),
+					table.copier.rowsCopied(), table.catchUpTarget);
+			return true;
+		}
+		// Caught up once the reader has passed the head seen when catching up began and no change
+		// waits on the copy; changes arriving meanwhile are ordinary streaming.
+		if (table.phase == Phase.CATCHING_UP && deferred == 0 && delivered.compareTo(table.catchUpTarget) >= 0) {
+			table.phase = Phase.STREAMING;
+			logger.info("Table {} is streaming", table.mapping.source());
+			return true;
+		}
+		return false;
+	}
+
+	private void saveCheckpoints(boolean force) {
+		long now = System.nanoTime();
+		if (!force && now - this.lastCheckpointNanos < this.settings.checkpointInterval().toNanos()) {
+			return;
+		}
+		List<TableCheckpoint> rows = new ArrayList<>();
+		Instant at = Instant.now();
+		for (TableRuntime table : this.tables.values()) {
+			if (table.confirmed != null && table.phase != Phase.FAILED) {
+				rows.add(new TableCheckpoint(table.mapping.source(), table.mapping.target(), table.snapshotDone,
+						table.confirmed, at));
+			}
+		}
+		try {
+			this.checkpoints.save(rows);
+			this.lastCheckpointNanos = now;
+		}
+		catch (RuntimeException ex) {
+			this.lastError = ex.getMessage();
+			logger.warn("Checkpoint write failed, will retry: {}", ex.getMessage());
+		}
+	}
+
+	private void awaitSignal(Duration timeout) {
+		synchronized (this.signal) {
+			if (this.stopRequested) {
+				return;
+			}
+			try {
+				this.signal.wait(Math.max(1, timeout.toMillis()));
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				this.stopRequested = true;
+			}
+		}
+	}
+
+	private void wake() {
+		synchronized (this.signal) {
+			this.signal.notifyAll();
+		}
+	}
+
+	/** Returns the oldest position any active table would resume from. */
+	public Position confirmed() {
+		Position oldest = null;
+		for (TableRuntime table : this.tables.values()) {
+			if (table.phase != Phase.FAILED && table.confirmed != null) {
+				oldest = Position.min(oldest, table.confirmed);
+			}
+		}
+		return oldest;
+	}
+
+	/**
+	 * Waits until every change the source had written when this method was called is applied:
+	 * captures the source head, then waits for the confirmed position to reach it.
+	 * @param timeout how long to wait
+	 * @throws TimeoutException when the position does not get there in time
+	 * @throws SQLException when the source head cannot be read
+	 * @throws InterruptedException when interrupted
+	 */
+	public void awaitCaughtUp(Duration timeout) throws TimeoutException, SQLException, InterruptedException {
+		Position head = SourceQueries.head(this.source);
+		long deadline = System.nanoTime() + timeout.toNanos();
+		while (true) {
+			Position confirmed = confirmed();
+			boolean snapshotting = this.tables.values().stream().anyMatch((t) -> t.phase == Phase.SNAPSHOTTING);
+			if (!snapshotting && confirmed != null && confirmed.compareTo(head) >= 0) {
+				return;
+			}
+			if (this.state == PipelineStatus.State.FAILED || this.state == PipelineStatus.State.STOPPED) {
+				throw new IllegalStateException("Pipeline is " + this.state + ": " + this.lastError);
+			}
+			if (System.nanoTime() > deadline) {
+				throw new TimeoutException("Not caught up to " + head + " within " + timeout + "; confirmed " + confirmed);
+			}
+			wake();
+			Thread.sleep(20);
+		}
+	}
+
+	/** Returns a snapshot of the pipeline's state. */
+	public PipelineStatus status() {
+		Position delivered = this.reader.delivered();
+		List<TableStatus> tableStatus = this.tables.values().stream().map((table) -> table.status(delivered)).toList();
+		long lastEvent = this.reader.lastEventTimestamp();
+		long lag = (lastEvent > 0 && this.reader.isConnected()) ? Math.max(0, System.currentTimeMillis() - lastEvent)
+				: 0;
+		if (tableStatus.stream().allMatch(TableStatus::allChangesFlushed)) {
+			lag = 0;
+		}
+		Position confirmed = confirmed();
+		return new PipelineStatus(this.state,
+				new PipelineStatus.Source(this.settings.source().host(), this.settings.source().port(),
+						this.settings.source().serverId(), this.reader.isConnected(), this.reader.reconnects(),
+						this.reader.eventsRead(), this.reader.lastError()),
+				new PipelineStatus.Positions((delivered != null) ? delivered.toString() : null,
+						(confirmed != null) ? confirmed.toString() : null),
+				lag, tableStatus, this.startedAt, this.lastError);
+	}
+
+	/**
+	 * Stops gracefully: ends the snapshot in progress, stops reading, applies what can be applied,
+	 * writes a final checkpoint and waits for all of it.
+	 */
+	@Override
+	public void close() {
+		Thread thread;
+		synchronized (this) {
+			thread = this.control;
+			if (thread == null || this.stopRequested) {
+				return;
+			}
+			this.state = PipelineStatus.State.STOPPING;
+			this.stopRequested = true;
+		}
+		wake();
+		if (this.state == PipelineStatus.State.STOPPING && this.reader.delivered() == null) {
+			// Still preparing, possibly blocked on a connection attempt: nothing to flush yet.
+			thread.interrupt();
+		}
+		try {
+			thread.join(60_000);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	/** Routes the reader's changes to the tables' buffers. */
+	private final class Router implements ChangeHandler {
+
+		@Override
+		public void onChange(RowChange change, Position resumeFrom) {
+			TableRuntime table = Pipeline.this.tables.get(change.table());
+			if (table != null && table.isActive()) {
+				table.subscription.add(change, resumeFrom);
+			}
+		}
+
+		@Override
+		public void onTableFailed(TableId id, RuntimeException error) {
+			TableRuntime table = Pipeline.this.tables.get(id);
+			if (table != null) {
+				table.fail(error.getMessage());
+			}
+		}
+
+	}
+
+}

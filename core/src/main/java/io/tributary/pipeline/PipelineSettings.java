@@ -1,0 +1,61 @@
+package io.tributary.pipeline;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+import io.tributary.source.SourceSettings;
+import io.tributary.source.TableId;
+
+/**
+ * Everything a {@link Pipeline} needs to know besides its connection pools.
+ *
+ * @param name name under which the pipeline's checkpoints are stored
+ * @param source the source server
+ * @param tables tables to replicate
+ * @param flushInterval how often buffered changes are applied and the position confirmed
+ * @param checkpointTable table in the target holding checkpoints
+ * @param checkpointInterval least time between two checkpoint writes while streaming
+ * @param chunkRows rows per snapshot chunk
+ * @param batchRows most rows per apply statement
+ * @param batchBytes approximate most bytes of values per apply statement
+ */
+public record PipelineSettings(String name, SourceSettings source, List<TableMapping> tables, Duration flushInterval,
+		TableId checkpointTable, Duration checkpointInterval, int chunkRows, int batchRows, long batchBytes) {
+
+	public PipelineSettings {
+		Objects.requireNonNull(name, "name");
+		Objects.requireNonNull(source, "source");
+		tables = List.copyOf(tables);
+		Objects.requireNonNull(checkpointTable, "checkpointTable");
+		if (tables.isEmpty()) {
+			throw new IllegalArgumentException("No tables to replicate: list at least one under cdc.tables");
+		}
+		if (flushInterval.isNegative() || flushInterval.isZero()) {
+			throw new IllegalArgumentException("Flush interval must be positive, was " + flushInterval);
+		}
+		if (chunkRows < 1 || batchRows < 1 || batchBytes < 1) {
+			throw new IllegalArgumentException("Chunk and batch sizes must be positive");
+		}
+		if (tables.stream().map(TableMapping::source).distinct().count() != tables.size()) {
+			throw new IllegalArgumentException("A source table is listed twice under cdc.tables");
+		}
+	}
+
+	/** Returns settings with the defaults for everything but the source and the tables. */
+	public static PipelineSettings of(SourceSettings source, List<TableMapping> tables, TableId checkpointTable) {
+		return new PipelineSettings("default", source, tables, Duration.ofMillis(250), checkpointTable,
+				Duration.ofSeconds(1), 5_000, 1_000, 1024 * 1024);
+	}
+
+	public PipelineSettings withFlushInterval(Duration interval) {
+		return new PipelineSettings(this.name, this.source, this.tables, interval, this.checkpointTable,
+				this.checkpointInterval, this.chunkRows, this.batchRows, this.batchBytes);
+	}
+
+	public PipelineSettings withChunkRows(int rows) {
+		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
+				this.checkpointInterval, rows, this.batchRows, this.batchBytes);
+	}
+
+}

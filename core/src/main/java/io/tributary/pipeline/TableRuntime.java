@@ -1,0 +1,87 @@
+package io.tributary.pipeline;
+
+import java.time.Instant;
+
+import io.tributary.apply.JdbcReplaceApplier;
+import io.tributary.copy.Copier;
+import io.tributary.schema.TableLayout;
+import io.tributary.source.Position;
+import io.tributary.status.TableStatus;
+import io.tributary.status.TableStatus.Phase;
+import io.tributary.subscription.BufferedSubscription;
+import io.tributary.subscription.Watermarks;
+
+/**
+ * The moving parts and counters of one table inside a pipeline. Fields written by the catch-up
+ * loop and the copy thread are volatile; status reads them without locking.
+ */
+final class TableRuntime {
+
+	final TableMapping mapping;
+
+	volatile TableLayout layout;
+
+	volatile BufferedSubscription subscription;
+
+	volatile JdbcReplaceApplier applier;
+
+	volatile Copier copier;
+
+	volatile Phase phase = Phase.SNAPSHOTTING;
+
+	volatile boolean snapshotDone;
+
+	/** Where a table that is catching up counts as caught up. */
+	volatile Position catchUpTarget;
+
+	volatile Position confirmed;
+
+	volatile long changesApplied;
+
+	volatile TableStatus.Flush lastFlush;
+
+	volatile String lastError;
+
+	TableRuntime(TableMapping mapping) {
+		this.mapping = mapping;
+	}
+
+	boolean isActive() {
+		return this.phase != Phase.FAILED && this.phase != Phase.PAUSED && this.subscription != null;
+	}
+
+	Watermarks watermarks() {
+		Copier current = this.copier;
+		return (current != null) ? current.watermarks() : Watermarks.NONE;
+	}
+
+	void fail(String error) {
+		this.lastError = error;
+		this.phase = Phase.FAILED;
+		BufferedSubscription buffer = this.subscription;
+		if (buffer != null) {
+			buffer.clear();
+		}
+	}
+
+	TableStatus status(Position delivered) {
+		BufferedSubscription buffer = this.subscription;
+		BufferedSubscription.Counters counters = (buffer != null) ? buffer.counters()
+				: new BufferedSubscription.Counters(0, 0, 0, 0, 0);
+		Copier copy = this.copier;
+		Position position = this.confirmed;
+		boolean flushed = counters.bufferedKeys() == 0 && position != null && position.equals(delivered);
+		return new TableStatus(this.mapping.source().toString(), this.mapping.target().toString(), this.phase,
+				(copy != null) ? copy.rowsCopied() : 0, (copy != null) ? copy.rowsEstimated() : 0,
+				(copy != null) ? copy.chunksCopied() : 0, counters.bufferedKeys(), counters.bufferedBytes(),
+				counters.keysAdded(), counters.droppedAboveHighWatermark(), counters.deferredInFlight(),
+				this.changesApplied, flushed, (position != null) ? position.toString() : null, this.lastFlush,
+				this.lastError);
+	}
+
+	void recordFlush(long rows, long startedNanos, String outcome) {
+		this.lastFlush = new TableStatus.Flush(Instant.now(), rows, (System.nanoTime() - startedNanos) / 1_000_000,
+				outcome);
+	}
+
+}

@@ -1,0 +1,165 @@
+package io.tributary.schema;
+
+import java.nio.charset.Charset;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import io.tributary.source.TableId;
+
+/**
+ * Reads a {@link TableLayout} from {@code information_schema}.
+ */
+public final class LayoutReader {
+
+	private LayoutReader() {
+	}
+
+	/**
+	 * Reads the layout of a table.
+	 * @param connection a connection to the server holding the table
+	 * @param table the table
+	 * @return the layout
+	 * @throws SQLException on a database error
+	 * @throws SchemaException when the table does not exist, has no usable key, or has a column
+	 * type Tributary cannot represent
+	 */
+	public static TableLayout read(Connection connection, TableId table) throws SQLException {
+		List<Column> columns = new ArrayList<>();
+		try (PreparedStatement statement = connection.prepareStatement("""
+				SELECT COLUMN_NAME, DATA_TYPE, COLUMN_TYPE, CHARACTER_SET_NAME, CHARACTER_MAXIMUM_LENGTH,
+				       NUMERIC_SCALE, DATETIME_PRECISION, IS_NULLABLE
+				FROM information_schema.COLUMNS
+				WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?
+				ORDER BY ORDINAL_POSITION""")) {
+			statement.setString(1, table.schema());
+			statement.setString(2, table.table());
+			try (ResultSet rs = statement.executeQuery()) {
+				while (rs.next()) {
+					columns.add(column(table, columns.size(), rs));
+				}
+			}
+		}
+		if (columns.isEmpty()) {
+			throw new SchemaException("Table " + table + " does not exist on the source (or the user lacks SELECT on it); "
+					+ "create it or correct the name in cdc.tables");
+		}
+		int[] key = primaryKey(connection, table, columns);
+		return new TableLayout(table, columns, key);
+	}
+
+	private static int[] primaryKey(Connection connection, TableId table, List<Column> columns) throws SQLException {
+		List<String> pk = primaryKeyColumns(connection, table);
+		if (pk.isEmpty()) {
+			throw new SchemaException("Table " + table + " has no primary key; Tributary needs one to merge changes by key. "
+					+ "Add one: ALTER TABLE " + table.quoted() + " ADD PRIMARY KEY (...)");
+		}
+		int[] ordinals = new int[pk.size()];
+		for (int i = 0; i < ordinals.length; i++) {
+			String name = pk.get(i);
+			ordinals[i] = columns.stream()
+				.filter((column) -> column.name().equalsIgnoreCase(name))
+				.findFirst()
+				.orElseThrow(() -> new SchemaException("Key column " + name + " of " + table + " is not a column"))
+				.ordinal();
+		}
+		return ordinals;
+	}
+
+	/** Returns the names of a table's primary key columns in key order, empty when it has none. */
+	public static List<String> primaryKeyColumns(Connection connection, TableId table) throws SQLException {
+		List<String> names = new ArrayList<>();
+		try (PreparedStatement statement = connection.prepareStatement("""
+				SELECT COLUMN_NAME FROM information_schema.STATISTICS
+				WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND INDEX_NAME = ?
+				ORDER BY SEQ_IN_INDEX""")) {
+			statement.setString(1, table.schema());
+			statement.setString(2, table.table());
+			statement.setString(3, "PRIMARY");
+			try (ResultSet rs = statement.executeQuery()) {
+				while (rs.next()) {
+					names.add(rs.getString(1));
+				}
+			}
+		}
+		return names;
+	}
+
+	private static Column column(TableId table, int ordinal, ResultSet rs) throws SQLException {
+		String name = rs.getString("COLUMN_NAME");
+		String dataType = rs.getString("DATA_TYPE").toLowerCase(Locale.ROOT);
+		String columnType = rs.getString("COLUMN_TYPE");
+		String charsetName = rs.getString("CHARACTER_SET_NAME");
+		long length = rs.getLong("CHARACTER_MAXIMUM_LENGTH");
+		int scale = rs.getInt("NUMERIC_SCALE");
+		if (rs.wasNull()) {
+			scale = rs.getInt("DATETIME_PRECISION");
+		}
+		boolean nullable = "YES".equalsIgnoreCase(rs.getString("IS_NULLABLE"));
+		boolean unsigned = columnType.toLowerCase(Locale.ROOT).contains("unsigned");
+		ValueKind kind = kindOf(table, name, dataType, unsigned, columnType);
+		Charset charset = (kind == ValueKind.TEXT) ? Charsets.forMysql(charsetName, table, name) : null;
+		List<String> labels = (dataType.equals("enum") || dataType.equals("set")) ? labels(columnType) : List.of();
+		return new Column(name, ordinal, dataType, columnType, kind, unsigned, charset, length, scale, labels, nullable);
+	}
+
+	static ValueKind kindOf(TableId table, String column, String dataType, boolean unsigned, String columnType) {
+		return switch (dataType) {
+			case "tinyint", "smallint", "mediumint", "int", "integer", "year" -> ValueKind.INTEGER;
+			case "bigint" -> unsigned ? ValueKind.UNSIGNED_BIGINT : ValueKind.INTEGER;
+			case "decimal", "numeric" -> ValueKind.DECIMAL;
+			case "float" -> ValueKind.FLOAT;
+			case "double", "real" -> ValueKind.DOUBLE;
+			case "bit" -> ValueKind.BIT;
+			case "char", "varchar", "tinytext", "text", "mediumtext", "longtext", "enum", "set" -> ValueKind.TEXT;
+			case "binary", "varbinary", "tinyblob", "blob", "mediumblob", "longblob" -> ValueKind.BYTES;
+			case "geometry", "point", "linestring", "polygon", "multipoint", "multilinestring", "multipolygon",
+					"geometrycollection", "geomcollection" -> ValueKind.BYTES;
+			case "date", "time", "datetime", "timestamp" -> ValueKind.TEMPORAL;
+			case "json" -> ValueKind.JSON;
+			default -> throw new SchemaException("Column " + column + " of " + table + " has type " + columnType
+					+ ", which Tributary cannot replicate; exclude the table or change the column type");
+		};
+	}
+
+	/** Parses the member labels out of {@code enum('a','b')} or {@code set('x','y')}. */
+	static List<String> labels(String columnType) {
+		List<String> labels = new ArrayList<>();
+		int open = columnType.indexOf('(');
+		int i = open + 1;
+		while (i > 0 && i < columnType.length()) {
+			if (columnType.charAt(i) != '\'') {
+				i++;
+				continue;
+			}
+			StringBuilder label = new StringBuilder();
+			i++;
+			while (i < columnType.length()) {
+				char c = columnType.charAt(i);
+				if (c == '\'' && i + 1 < columnType.length() && columnType.charAt(i + 1) == '\'') {
+					label.append('\'');
+					i += 2;
+				}
+				else if (c == '\\' && i + 1 < columnType.length()) {
+					label.append(columnType.charAt(i + 1));
+					i += 2;
+				}
+				else if (c == '\'') {
+					i++;
+					break;
+				}
+				else {
+					label.append(c);
+					i++;
+				}
+			}
+			labels.add(label.toString());
+		}
+		return labels;
+	}
+
+}

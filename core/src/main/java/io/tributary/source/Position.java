@@ -1,0 +1,113 @@
+package io.tributary.source;
+
+import java.util.Objects;
+
+/**
+ * A point in a source server's binary log at which a reader may start: always the boundary
+ * between two transactions, never the middle of one.
+ *
+ * <p>Positions of one server are totally ordered by binlog file sequence number and offset. The
+ * string form {@code file:offset} round-trips through {@link #parse(String)}, which is how
+ * positions are persisted in the checkpoint table.
+ */
+public final class Position implements Comparable<Position> {
+
+	private final String file;
+
+	private final long offset;
+
+	private Position(String file, long offset) {
+		this.file = Objects.requireNonNull(file, "file");
+		if (offset < 0) {
+			throw new IllegalArgumentException("Binlog offset must not be negative: " + offset);
+		}
+		this.offset = offset;
+	}
+
+	/**
+	 * Creates a file+offset position.
+	 * @param file binlog file name, for example {@code mysql-bin.000003}
+	 * @param offset byte offset inside that file
+	 * @return the position
+	 */
+	public static Position of(String file, long offset) {
+		return new Position(file, offset);
+	}
+
+	/**
+	 * Parses the form produced by {@link #toString()}.
+	 * @param text {@code file:offset}
+	 * @return the position
+	 * @throws IllegalArgumentException when the text is not a position
+	 */
+	public static Position parse(String text) {
+		int colon = (text != null) ? text.lastIndexOf(':') : -1;
+		if (colon <= 0 || colon == text.length() - 1) {
+			throw new IllegalArgumentException("Not a binlog position (expected file:offset): '" + text + "'");
+		}
+		try {
+			return new Position(text.substring(0, colon), Long.parseLong(text.substring(colon + 1)));
+		}
+		catch (NumberFormatException ex) {
+			throw new IllegalArgumentException("Not a binlog position (expected file:offset): '" + text + "'", ex);
+		}
+	}
+
+	/** Returns the earlier of two positions; {@code null} counts as "no bound". */
+	public static Position min(Position a, Position b) {
+		if (a == null) {
+			return b;
+		}
+		if (b == null) {
+			return a;
+		}
+		return (a.compareTo(b) <= 0) ? a : b;
+	}
+
+	public String file() {
+		return this.file;
+	}
+
+	public long offset() {
+		return this.offset;
+	}
+
+	/**
+	 * Returns the numeric suffix of the binlog file name (the server numbers its files in
+	 * sequence), or -1 when the name carries none.
+	 */
+	public long fileSequence() {
+		int dot = this.file.lastIndexOf('.');
+		try {
+			return (dot >= 0) ? Long.parseLong(this.file.substring(dot + 1)) : -1;
+		}
+		catch (NumberFormatException ex) {
+			return -1;
+		}
+	}
+
+	@Override
+	public int compareTo(Position other) {
+		int byFile = Long.compare(fileSequence(), other.fileSequence());
+		if (byFile == 0) {
+			byFile = this.file.compareTo(other.file);
+		}
+		return (byFile != 0) ? byFile : Long.compare(this.offset, other.offset);
+	}
+
+	@Override
+	public boolean equals(Object obj) {
+		return (obj instanceof Position other) && this.file.equals(other.file) && this.offset == other.offset;
+	}
+
+	@Override
+	public int hashCode() {
+		return this.file.hashCode() * 31 + Long.hashCode(this.offset);
+	}
+
+	@Override
+	public String toString() {
+		return this.file + ":" + this.offset;
+	}
+
+}

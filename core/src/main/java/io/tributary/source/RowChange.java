@@ -1,0 +1,22 @@
+package io.tributary.source;
+
+/**
+ * One row-level change read from the source: either the full new image of a row (an insert, or
+ * the after-image of an update) or the deletion of a key. An update that changes the primary key
+ * arrives as a delete of the old key followed by an image under the new key.
+ *
+ * <p>Values are in Tributary's canonical form (see {@code io.tributary.schema.ColumnType}); the
+ * key is the projection of the row onto the table's key columns.
+ *
+ * @param table the table the row belongs to
+ * @param key the row's key values, in key-column order
+ * @param image the full row in column order, or {@code null} for a delete
+ */
+public record RowChange(TableId table, Object[] key, Object[] image) {
+
+	/** Returns whether this change removes the key. */
+	public boolean isDelete() {
+		return this.image == null;
+	}
+
+}

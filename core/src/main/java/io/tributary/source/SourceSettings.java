@@ -1,0 +1,41 @@
+package io.tributary.source;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How to reach a source server as a replica.
+ *
+ * @param host host name or address
+ * @param port TCP port
+ * @param username user with REPLICATION SLAVE, REPLICATION CLIENT and SELECT on the tables
+ * @param password that user's password
+ * @param serverId server id this replica registers with; must differ from every other replica's
+ * and the source's own
+ * @param connectTimeout how long to wait for a connection
+ * @param heartbeatInterval how often an idle source sends a heartbeat
+ */
+public record SourceSettings(String host, int port, String username, String password, long serverId,
+		Duration connectTimeout, Duration heartbeatInterval) {
+
+	public SourceSettings {
+		Objects.requireNonNull(host, "host");
+		Objects.requireNonNull(username, "username");
+		password = (password != null) ? password : "";
+		connectTimeout = (connectTimeout != null) ? connectTimeout : Duration.ofSeconds(10);
+		heartbeatInterval = (heartbeatInterval != null) ? heartbeatInterval : Duration.ofSeconds(5);
+		if (port <= 0 || port > 65535) {
+			throw new IllegalArgumentException("Source port must be between 1 and 65535, was " + port);
+		}
+		if (serverId <= 0 || serverId > 0xFFFFFFFFL) {
+			throw new IllegalArgumentException("Source server id must be between 1 and 4294967295, was " + serverId);
+		}
+	}
+
+	/** Returns a copy with the secret hidden, for logs and status. */
+	@Override
+	public String toString() {
+		return this.username + "@" + this.host + ":" + this.port + " (server id " + this.serverId + ")";
+	}
+
+}

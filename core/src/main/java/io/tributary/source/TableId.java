@@ -1,0 +1,71 @@
+package io.tributary.source;
+
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * A schema-qualified table name. Equality ignores case, as MySQL does on the platforms Tributary
+ * supports with {@code lower_case_table_names} set; the original spelling is kept for SQL.
+ *
+ * @param schema database (schema) name
+ * @param table table name
+ */
+public record TableId(String schema, String table) {
+
+	public TableId {
+		Objects.requireNonNull(schema, "schema");
+		Objects.requireNonNull(table, "table");
+	}
+
+	/**
+	 * Parses {@code schema.table}, or {@code table} alone when a default schema is given.
+	 * @param text the name
+	 * @param defaultSchema schema for an unqualified name, or {@code null} to require one
+	 * @return the table id
+	 */
+	public static TableId parse(String text, String defaultSchema) {
+		if (text == null || text.isBlank()) {
+			throw new IllegalArgumentException("Table name must not be empty");
+		}
+		String trimmed = text.trim().replace("`", "");
+		int dot = trimmed.indexOf('.');
+		if (dot < 0) {
+			if (defaultSchema == null || defaultSchema.isBlank()) {
+				throw new IllegalArgumentException(
+						"Table name '" + text + "' must be qualified with its schema, as in shop.orders");
+			}
+			return new TableId(defaultSchema, trimmed);
+		}
+		if (dot == 0 || dot == trimmed.length() - 1 || trimmed.indexOf('.', dot + 1) >= 0) {
+			throw new IllegalArgumentException("Table name '" + text + "' is not of the form schema.table");
+		}
+		return new TableId(trimmed.substring(0, dot), trimmed.substring(dot + 1));
+	}
+
+	/** Returns the name quoted for SQL: {@code `schema`.`table`}. */
+	public String quoted() {
+		return quote(this.schema) + "." + quote(this.table);
+	}
+
+	/** Quotes one identifier with backticks, doubling any backtick inside it. */
+	public static String quote(String identifier) {
+		return "`" + identifier.replace("`", "``") + "`";
+	}
+
+	@Override
+	public boolean equals(Object obj) {
+		return (obj instanceof TableId other) && this.schema.equalsIgnoreCase(other.schema)
+				&& this.table.equalsIgnoreCase(other.table);
+	}
+
+	@Override
+	public int hashCode() {
+		return this.schema.toLowerCase(Locale.ROOT).hashCode() * 31 + this.table.toLowerCase(Locale.ROOT).hashCode();
+	}
+
+	@Override
+	public String toString() {
+		return this.schema + "." + this.table;
+	}
+
+}

@@ -1,0 +1,418 @@
+package io.tributary.source.binlog;
+
+import java.io.IOException;
+import java.io.Serializable;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import com.github.shyiko.mysql.binlog.BinaryLogClient;
+import com.github.shyiko.mysql.binlog.event.Event;
+import com.github.shyiko.mysql.binlog.event.EventData;
+import com.github.shyiko.mysql.binlog.event.EventHeaderV4;
+import com.github.shyiko.mysql.binlog.event.EventType;
+import com.github.shyiko.mysql.binlog.event.MariadbGtidEventData;
+import com.github.shyiko.mysql.binlog.event.QueryEventData;
+import com.github.shyiko.mysql.binlog.event.RotateEventData;
+import com.github.shyiko.mysql.binlog.event.TableMapEventData;
+import com.github.shyiko.mysql.binlog.event.deserialization.EventDeserializer;
+import com.github.shyiko.mysql.binlog.event.deserialization.NullEventDataDeserializer;
+import com.github.shyiko.mysql.binlog.event.deserialization.TableMapEventDataDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.tributary.schema.Column;
+import io.tributary.schema.TableLayout;
+import io.tributary.schema.Values;
+import io.tributary.source.ChangeHandler;
+import io.tributary.source.Position;
+import io.tributary.source.RowChange;
+import io.tributary.source.SourceSettings;
+import io.tributary.source.TableId;
+
+/**
+ * Reads one source server's binary log as a replica and turns the row events of subscribed tables
+ * into {@link RowChange}s. One instance, and one connection, serves every table of that server.
+ *
+ * <p>The position it reports as delivered is always a transaction boundary: it moves only after a
+ * transaction's commit (XID or COMMIT) or after a statement outside any transaction (DDL). When the
+ * connection drops, the reader reconnects with capped exponential backoff and starts again from
+ * that boundary, so a transaction cut in half is read again whole; buffering by key absorbs the
+ * repeat.
+ */
+public final class BinlogChangeSource implements AutoCloseable {
+
+	private static final Logger logger = LoggerFactory.getLogger(BinlogChangeSource.class);
+
+	private static final long MAX_BACKOFF_MILLIS = 30_000;
+
+	private final SourceSettings settings;
+
+	private final ChangeHandler handler;
+
+	private final Map<TableId, TableLayout> layouts = new ConcurrentHashMap<>();
+
+	/** Table id to table map, touched only by the reader thread; bounded like the server's cache. */
+	private final Map<Long, TableMapEventData> tableMaps = new LinkedHashMap<>(256, 0.75f, true) {
+
+		@Override
+		protected boolean removeEldestEntry(Map.Entry<Long, TableMapEventData> eldest) {
+			return size() > 10_000;
+		}
+
+	};
+
+	private final AtomicLong reconnects = new AtomicLong();
+
+	private final AtomicLong events = new AtomicLong();
+
+	private volatile Position delivered;
+
+	private volatile boolean running;
+
+	private volatile boolean connected;
+
+	private volatile String lastError;
+
+	private volatile long lastEventTimestamp;
+
+	private volatile BinaryLogClient client;
+
+	private Thread reader;
+
+	// Reader-thread state for the connection in progress.
+	private String currentFile;
+
+	private boolean inTransaction;
+
+	private boolean poisoned;
+
+	public BinlogChangeSource(SourceSettings settings, ChangeHandler handler) {
+		this.settings = settings;
+		this.handler = handler;
+	}
+
+	/**
+	 * Subscribes a table: from now on its row events are decoded with this layout and handed to
+	 * the handler. Row images of other tables are skipped undecoded.
+	 */
+	public void subscribe(TableLayout layout) {
+		this.layouts.put(layout.table(), layout);
+	}
+
+	/** Stops decoding a table's events. */
+	public void unsubscribe(TableId table) {
+		this.layouts.remove(table);
+	}
+
+	/**
+	 * Starts reading at a transaction boundary, on a thread of its own.
+	 * @param from where to start
+	 */
+	public synchronized void start(Position from) {
+		if (this.running) {
+			throw new IllegalStateException("Binlog reader for " + this.settings + " is already running");
+		}
+		this.delivered = from;
+		this.running = true;
+		this.reader = new Thread(this::readUntilStopped, "tributary-binlog-" + this.settings.host());
+		this.reader.setDaemon(true);
+		this.reader.start();
+	}
+
+	/** Returns the last transaction boundary whose changes have all been handed to the handler. */
+	public Position delivered() {
+		return this.delivered;
+	}
+
+	public boolean isConnected() {
+		return this.connected;
+	}
+
+	public long reconnects() {
+		return this.reconnects.get();
+	}
+
+	public long eventsRead() {
+		return this.events.get();
+	}
+
+	public String lastError() {
+		return this.lastError;
+	}
+
+	/** Returns the source timestamp (epoch millis) of the newest event read, or 0. */
+	public long lastEventTimestamp() {
+		return this.lastEventTimestamp;
+	}
+
+	private void readUntilStopped() {
+		long backoff = 200;
+		while (this.running) {
+			long connectedAt = System.nanoTime();
+			try {
+				BinaryLogClient next = newClient(this.delivered);
+				this.client = next;
+				next.connect();
+				if (this.running) {
+					this.lastError = "Connection to " + this.settings.host() + ":" + this.settings.port() + " closed";
+				}
+			}
+			catch (IOException | RuntimeException ex) {
+				this.lastError = ex.getClass().getSimpleName() + ": " + ex.getMessage();
+				logger.warn("Binlog connection to {} failed: {}", this.settings, ex.getMessage());
+			}
+			finally {
+				this.connected = false;
+			}
+			if (!this.running) {
+				break;
+			}
+			if (TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - connectedAt) > 60_000) {
+				backoff = 200;
+			}
+			this.reconnects.incrementAndGet();
+			logger.info("Reconnecting to {} from {} in {} ms", this.settings, this.delivered, backoff);
+			synchronized (this) {
+				try {
+					if (this.running) {
+						wait(backoff);
+					}
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+					return;
+				}
+			}
+			backoff = Math.min(backoff * 2, MAX_BACKOFF_MILLIS);
+		}
+	}
+
+	private BinaryLogClient newClient(Position from) {
+		BinaryLogClient next = new BinaryLogClient(this.settings.host(), this.settings.port(), this.settings.username(),
+				this.settings.password());
+		next.setServerId(this.settings.serverId());
+		next.setBinlogFilename(from.file());
+		next.setBinlogPosition(from.offset());
+		next.setKeepAlive(false);
+		next.setConnectTimeout(this.settings.connectTimeout().toMillis());
+		next.setHeartbeatInterval(this.settings.heartbeatInterval().toMillis());
+		next.setEventDeserializer(eventDeserializer());
+		next.registerEventListener(this::onEvent);
+		next.registerLifecycleListener(new BinaryLogClient.AbstractLifecycleListener() {
+
+			@Override
+			public void onConnect(BinaryLogClient c) {
+				BinlogChangeSource.this.connected = true;
+				logger.info("Reading the binlog of {} from {}", BinlogChangeSource.this.settings, from);
+			}
+
+			@Override
+			public void onEventDeserializationFailure(BinaryLogClient c, Exception ex) {
+				abandonConnection("Could not decode a binlog event: " + ex.getMessage());
+			}
+
+		});
+		this.currentFile = from.file();
+		this.inTransaction = false;
+		this.poisoned = false;
+		return next;
+	}
+
+	private EventDeserializer eventDeserializer() {
+		Map<EventType, com.github.shyiko.mysql.binlog.event.deserialization.EventDataDeserializer> deserializers = new java.util.IdentityHashMap<>();
+		EventDeserializer stock = new EventDeserializer();
+		for (EventType type : EventType.values()) {
+			deserializers.put(type, stock.getEventDataDeserializer(type));
+		}
+		TableMapEventDataDeserializer tableMap = new TableMapEventDataDeserializer();
+		deserializers.put(EventType.TABLE_MAP, (in) -> {
+			TableMapEventData data = tableMap.deserialize(in);
+			this.tableMaps.put(data.getTableId(), data);
+			return data;
+		});
+		java.util.function.LongPredicate subscribed = (tableId) -> {
+			TableMapEventData map = this.tableMaps.get(tableId);
+			return map != null && this.layouts.containsKey(new TableId(map.getDatabase(), map.getTable()));
+		};
+		for (boolean extra : new boolean[] { false, true }) {
+			deserializers.put(extra ? EventType.EXT_WRITE_ROWS : EventType.WRITE_ROWS,
+					new RowsEventDecoder(RowsEventDecoder.Kind.WRITE, extra, this.tableMaps, subscribed));
+			deserializers.put(extra ? EventType.EXT_UPDATE_ROWS : EventType.UPDATE_ROWS,
+					new RowsEventDecoder(RowsEventDecoder.Kind.UPDATE, extra, this.tableMaps, subscribed));
+			deserializers.put(extra ? EventType.EXT_DELETE_ROWS : EventType.DELETE_ROWS,
+					new RowsEventDecoder(RowsEventDecoder.Kind.DELETE, extra, this.tableMaps, subscribed));
+		}
+		return new EventDeserializer(new com.github.shyiko.mysql.binlog.event.deserialization.EventHeaderV4Deserializer(),
+				new NullEventDataDeserializer(), deserializers, this.tableMaps);
+	}
+
+	private void onEvent(Event event) {
+		if (this.poisoned) {
+			return;
+		}
+		try {
+			handle(event);
+		}
+		catch (RuntimeException ex) {
+			// The client would log and skip a failing listener; reread from the boundary instead.
+			logger.error("Failed to handle binlog event {}", event.getHeader(), ex);
+			abandonConnection("Failed to handle a binlog event: " + ex);
+		}
+	}
+
+	private void handle(Event event) {
+		this.events.incrementAndGet();
+		EventHeaderV4 header = event.getHeader();
+		if (header.getTimestamp() > 0) {
+			this.lastEventTimestamp = header.getTimestamp();
+		}
+		EventData data = event.getData();
+		switch (header.getEventType()) {
+			case ROTATE -> {
+				RotateEventData rotate = (RotateEventData) data;
+				this.currentFile = rotate.getBinlogFilename();
+				if (!this.inTransaction) {
+					this.delivered = Position.of(rotate.getBinlogFilename(), rotate.getBinlogPosition());
+				}
+			}
+			case MARIADB_GTID -> this.inTransaction = (((MariadbGtidEventData) data).getFlags() & 1) == 0;
+			case QUERY -> onQuery((QueryEventData) data, header);
+			case XID -> endTransaction(header);
+			case WRITE_ROWS, EXT_WRITE_ROWS, UPDATE_ROWS, EXT_UPDATE_ROWS, DELETE_ROWS, EXT_DELETE_ROWS -> {
+				this.inTransaction = true;
+				onRows((DecodedRows) data);
+			}
+			default -> {
+			}
+		}
+	}
+
+	private void onQuery(QueryEventData query, EventHeaderV4 header) {
+		String sql = query.getSql().trim();
+		String verb = sql.length() >= 8 ? sql.substring(0, 8).toUpperCase(Locale.ROOT) : sql.toUpperCase(Locale.ROOT);
+		if (verb.startsWith("BEGIN")) {
+			this.inTransaction = true;
+		}
+		else if (verb.startsWith("COMMIT") || verb.startsWith("ROLLBACK")) {
+			endTransaction(header);
+		}
+		else if (!this.inTransaction) {
+			// A statement outside a transaction (DDL) is its own boundary.
+			endTransaction(header);
+		}
+	}
+
+	private void endTransaction(EventHeaderV4 header) {
+		this.inTransaction = false;
+		this.delivered = Position.of(this.currentFile, header.getNextPosition());
+	}
+
+	private void onRows(DecodedRows rows) {
+		TableMapEventData map = this.tableMaps.get(rows.tableId());
+		if (map == null) {
+			return;
+		}
+		TableId table = new TableId(map.getDatabase(), map.getTable());
+		TableLayout layout = this.layouts.get(table);
+		if (layout == null) {
+			return;
+		}
+		if (rows.error() != null || !rows.decoded()) {
+			failTable(table, "Could not decode a row event of " + table + ": "
+					+ ((rows.error() != null) ? rows.error() : "the table was subscribed mid-event"));
+			return;
+		}
+		if (rows.columnCount() != layout.columns().size()) {
+			failTable(table, "Row images of " + table + " carry " + rows.columnCount() + " columns but the table has "
+					+ layout.columns().size() + "; its definition changed while Tributary was reading it. "
+					+ "Re-snapshot the table (cdc.checkpoint.invalid-behavior=restart) after the schema change settles");
+			return;
+		}
+		Position resumeFrom = this.delivered;
+		if (!rows.after().isEmpty() && !rows.before().isEmpty()) {
+			for (int i = 0; i < rows.after().size(); i++) {
+				Object[] before = canonical(rows.before().get(i), layout);
+				Object[] after = canonical(rows.after().get(i), layout);
+				Object[] oldKey = layout.keyOf(before);
+				Object[] newKey = layout.keyOf(after);
+				if (!java.util.Arrays.deepEquals(oldKey, newKey)) {
+					this.handler.onChange(new RowChange(table, oldKey, null), resumeFrom);
+				}
+				this.handler.onChange(new RowChange(table, newKey, after), resumeFrom);
+			}
+		}
+		else if (!rows.after().isEmpty()) {
+			for (Serializable[] raw : rows.after()) {
+				Object[] image = canonical(raw, layout);
+				this.handler.onChange(new RowChange(table, layout.keyOf(image), image), resumeFrom);
+			}
+		}
+		else {
+			for (Serializable[] raw : rows.before()) {
+				this.handler.onChange(new RowChange(table, layout.keyOf(canonical(raw, layout)), null), resumeFrom);
+			}
+		}
+	}
+
+	private static Object[] canonical(Serializable[] raw, TableLayout layout) {
+		Object[] image = new Object[raw.length];
+		for (int i = 0; i < raw.length; i++) {
+			Column column = layout.columns().get(i);
+			image[i] = Values.fromBinlog(raw[i], column);
+		}
+		return image;
+	}
+
+	private void failTable(TableId table, String message) {
+		this.layouts.remove(table);
+		logger.error(message);
+		this.handler.onTableFailed(table, new IllegalStateException(message));
+	}
+
+	private void abandonConnection(String reason) {
+		this.poisoned = true;
+		this.lastError = reason;
+		BinaryLogClient current = this.client;
+		if (current != null) {
+			try {
+				current.disconnect();
+			}
+			catch (IOException ex) {
+				logger.debug("Disconnect after a failure also failed", ex);
+			}
+		}
+	}
+
+	/** Stops reading and waits for the reader thread to end. */
+	@Override
+	public void close() {
+		Thread thread;
+		synchronized (this) {
+			this.running = false;
+			notifyAll();
+			thread = this.reader;
+		}
+		BinaryLogClient current = this.client;
+		if (current != null) {
+			try {
+				current.disconnect();
+			}
+			catch (IOException ex) {
+				logger.debug("Disconnect failed", ex);
+			}
+		}
+		if (thread != null && thread != Thread.currentThread()) {
+			try {
+				thread.join(10_000);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+}

@@ -1,0 +1,10 @@
+/**
+ * The binlog change source: one replication connection per source server, shared by all its
+ * tables, decoding row images only for subscribed tables.
+ *
+ * <p>Invariants: the delivered position moves only at transaction boundaries; a change is handed
+ * over with the boundary before it, which is what the confirm bound is computed from; a row event
+ * whose column count differs from the table's layout stops that table instead of misaligning
+ * values; a lost connection resumes from the delivered boundary, skipping nothing.
+ */
+package io.tributary.source.binlog;

