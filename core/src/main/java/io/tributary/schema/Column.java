@@ -13,7 +13,8 @@ import java.util.List;
  * @param kind in-memory representation of the values
  * @param unsigned whether an integer column is UNSIGNED
  * @param charset Java charset of a character column, or {@code null}
- * @param length maximum length (characters or bytes) where the type has one, else 0
+ * @param length maximum length (characters or bytes) where the type has one, the bit count of
+ * BIT(n), else 0
  * @param scale DECIMAL scale, or fractional-second digits of a temporal column
  * @param labels ENUM or SET member labels in definition order, else empty
  * @param nullable whether the column accepts NULL
@@ -33,7 +34,6 @@ public record Column(String name, int ordinal, String dataType, String columnTyp
 	public String selectExpression() {
 		return switch (this.kind) {
 			case TEMPORAL -> "CAST(" + quotedName() + " AS CHAR)";
-			case BIT -> "CAST(" + quotedName() + " AS UNSIGNED)";
 			default -> quotedName();
 		};
 	}

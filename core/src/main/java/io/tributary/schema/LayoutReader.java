@@ -99,6 +99,9 @@ public final class LayoutReader {
 		if (rs.wasNull()) {
 			scale = rs.getInt("DATETIME_PRECISION");
 		}
+		if (dataType.equals("bit")) {
+			length = Long.parseLong(columnType.replaceAll("[^0-9]", ""));
+		}
 		boolean nullable = "YES".equalsIgnoreCase(rs.getString("IS_NULLABLE"));
 		boolean unsigned = columnType.toLowerCase(Locale.ROOT).contains("unsigned");
 		ValueKind kind = kindOf(table, name, dataType, unsigned, columnType);

@@ -22,7 +22,7 @@ public enum ValueKind {
 	/** DOUBLE/REAL: {@link Double}. */
 	DOUBLE,
 
-	/** BIT(n): {@link Long} holding the bits. */
+	/** BIT(n): {@code byte[]}, big-endian, one byte per started 8 bits, as the server returns it. */
 	BIT,
 
 	/** Character data, ENUM and SET labels, MariaDB JSON: {@link String}. */

@@ -32,7 +32,7 @@ public final class Values {
 	 */
 	public static Object fromResultSet(ResultSet rs, int index, Column column) throws SQLException {
 		Object value = switch (column.kind()) {
-			case INTEGER, BIT -> rs.getLong(index);
+			case INTEGER -> rs.getLong(index);
 			case UNSIGNED_BIGINT -> {
 				BigDecimal decimal = rs.getBigDecimal(index);
 				yield (decimal != null) ? decimal.toBigIntegerExact() : null;
@@ -41,7 +41,7 @@ public final class Values {
 			case FLOAT -> rs.getFloat(index);
 			case DOUBLE -> rs.getDouble(index);
 			case TEXT, TEMPORAL, JSON -> rs.getString(index);
-			case BYTES -> rs.getBytes(index);
+			case BYTES, BIT -> rs.getBytes(index);
 		};
 		return rs.wasNull() ? null : value;
 	}
@@ -60,7 +60,7 @@ public final class Values {
 			case DECIMAL -> ((BigDecimal) raw).setScale(column.scale());
 			case FLOAT -> ((Number) raw).floatValue();
 			case DOUBLE -> ((Number) raw).doubleValue();
-			case BIT -> bits((BitSet) raw);
+			case BIT -> bits((BitSet) raw, column);
 			case TEXT -> text(raw, column);
 			case BYTES -> binary((byte[]) raw, column);
 			case TEMPORAL -> raw.toString();
@@ -82,9 +82,16 @@ public final class Values {
 		};
 	}
 
-	private static Long bits(BitSet bits) {
+	/** Renders a BIT value as the server returns it: big-endian, one byte per started 8 bits. */
+	private static byte[] bits(BitSet bits, Column column) {
 		long[] words = bits.toLongArray();
-		return (words.length == 0) ? 0L : words[0];
+		long value = (words.length == 0) ? 0L : words[0];
+		byte[] bytes = new byte[(int) Math.max(1, (column.length() + 7) / 8)];
+		for (int i = bytes.length - 1; i >= 0; i--) {
+			bytes[i] = (byte) value;
+			value >>>= 8;
+		}
+		return bytes;
 	}
 
 	private static String text(Serializable raw, Column column) {

@@ -1,0 +1,115 @@
+package io.tributary.source.binlog;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.TimeZone;
+
+import javax.sql.DataSource;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import io.tributary.pipeline.Pipeline;
+import io.tributary.pipeline.PipelineSettings;
+import io.tributary.pipeline.TableMapping;
+import io.tributary.source.SourceSettings;
+import io.tributary.source.TableId;
+import io.tributary.status.TableStatus.Phase;
+import io.tributary.test.DatabaseExtension;
+import io.tributary.test.TableComparison;
+import io.tributary.test.TestDatabase;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Edge values of every column type travel through the snapshot and through the binlog and arrive
+ * exactly as the source's SELECT returns them. The JVM runs in a time zone far from UTC (see the
+ * failsafe configuration), so a value converted through the JVM zone would show.
+ */
+@ExtendWith(DatabaseExtension.class)
+class TypeFidelityIT {
+
+	private static final String COLUMNS = """
+			id INT NOT NULL PRIMARY KEY,
+			ti TINYINT, tiu TINYINT UNSIGNED, si SMALLINT, siu SMALLINT UNSIGNED, mi MEDIUMINT,
+			miu MEDIUMINT UNSIGNED, i INT, iu INT UNSIGNED, bi BIGINT, biu BIGINT UNSIGNED,
+			d DECIMAL(65,30), d2 DECIMAL(10,2), f FLOAT, db DOUBLE, b1 BIT(1), b64 BIT(64),
+			c CHAR(10), vc VARCHAR(100), tx TEXT, l1 VARCHAR(20) CHARACTER SET latin1,
+			bn BINARY(4), vb VARBINARY(10), bl BLOB, e ENUM('small','medium','large'), st SET('x','y','z'),
+			dt DATE, tm TIME, tm6 TIME(6), dt0 DATETIME, dt3 DATETIME(3), dt6 DATETIME(6),
+			ts0 TIMESTAMP NULL DEFAULT NULL, ts6 TIMESTAMP(6) NULL DEFAULT NULL, yr YEAR, js JSON""";
+
+	private static final List<String> ROWS = List.of(
+			// Minimums, negatives, zero dates.
+			"(%d, -128, 0, -32768, 0, -8388608, 0, -2147483648, 0, -9223372036854775808, 0, "
+					+ "-99999999999999999999999999999999999.999999999999999999999999999999, -12345678.91, "
+					+ "-3.40282e38, -1.7976931348623157e308, b'0', b'0', '', '', '', '', x'00', x'', x'', 'small', '', "
+					+ "'0000-00-00', '-838:59:59', '-00:00:01.000001', '0000-00-00 00:00:00', '1000-01-01 00:00:00.001', "
+					+ "'0000-00-00 00:00:00.000000', '1970-01-01 00:00:01', '1970-01-01 00:00:01.000001', 1901, '[]')",
+			// Maximums and multi-byte text.
+			"(%d, 127, 255, 32767, 65535, 8388607, 16777215, 2147483647, 4294967295, 9223372036854775807, "
+					+ "18446744073709551615, 99999999999999999999999999999999999.999999999999999999999999999999, "
+					+ "12345678.91, 3.40282e38, 1.7976931348623157e308, b'1', b'1111111111111111111111111111111111111111111111111111111111111111', "
+					+ "'abc', 'emoji \uD83D\uDE00 \u00fc\u00df \u65e5\u672c', REPEAT('long text ', 300), 'caf\u00e9 \u00e0 la cr\u00e8me', "
+					+ "x'DEADBEEF', x'00FF00FF', x'0102030405', 'large', 'x,y,z', '9999-12-31', '838:59:59', "
+					+ "'12:34:56.789012', '9999-12-31 23:59:59', '9999-12-31 23:59:59.999', '9999-12-31 23:59:59.999999', "
+					+ "'2038-01-19 03:14:07', '2038-01-19 03:14:07.999999', 2155, "
+					+ "'{\"a\": [1, 2.5, \"x\", null, true, false], \"b\": {\"c\": \"\u00fc\", \"n\": -0.5e-3}}')",
+			// Ordinary values and NULLs.
+			"(%d, 0, 1, 1, 2, 3, 4, 5, 6, 7, 8, 0.000000000000000000000000000001, 0.01, 0.1, 0.1, NULL, b'101', "
+					+ "'pad  ', 'trailing  ', NULL, NULL, x'01', NULL, NULL, NULL, 'y', '2024-02-29', '00:00:00', "
+					+ "'-12:00:00.5', '2024-02-29 12:00:00', NULL, '2024-03-31 02:30:00.123456', "
+					+ "'2024-03-31 01:30:00', '2024-10-27 01:30:00.5', 0, NULL)");
+
+	private static TestDatabase db;
+
+	@BeforeAll
+	static void server(TestDatabase database) {
+		db = database;
+	}
+
+	@Test
+	void everyTypeArrivesExactlyThroughSnapshotAndBinlog() throws Exception {
+		assertThat(TimeZone.getDefault().getRawOffset()).as("JVM time zone offset").isNotZero();
+		String src = db.schema("types_src");
+		String dst = db.schema("types_dst");
+		db.server().execute(src, "CREATE TABLE t (" + COLUMNS + ") DEFAULT CHARSET = utf8mb4");
+		insert(src, 1);
+		DataSource pool = db.dataSource(null);
+		SourceSettings source = new SourceSettings(db.server().host(), db.server().port(), db.server().username(),
+				db.server().password(), 777_000 + (long) (Math.random() * 1000), Duration.ofSeconds(10),
+				Duration.ofSeconds(1));
+		PipelineSettings settings = PipelineSettings.of(source,
+				List.of(new TableMapping(new TableId(src, "t"), new TableId(dst, "t"))),
+				new TableId(dst, "tributary_checkpoint"));
+		try (Pipeline pipeline = new Pipeline(settings, pool, pool)) {
+			pipeline.start();
+			long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+			while (pipeline.status().tables().get(0).phase() != Phase.STREAMING) {
+				assertThat(pipeline.status().tables().get(0).phase()).isNotEqualTo(Phase.FAILED);
+				assertThat(System.nanoTime()).as("streaming within a minute: " + pipeline.status())
+					.isLessThan(deadline);
+				Thread.sleep(20);
+			}
+			// The same values again, now through the binlog, then updated in place.
+			insert(src, 11);
+			db.server().execute(src, "UPDATE t SET id = id + 100 WHERE id = 13", "UPDATE t SET vc = CONCAT(vc, '!') WHERE id = 12");
+			pipeline.awaitCaughtUp(Duration.ofMinutes(1));
+			assertThat(pipeline.status().tables().get(0).lastError()).isNull();
+			TableComparison.assertEqual(pool, src + ".t", pool, dst + ".t");
+		}
+	}
+
+	private static void insert(String schema, int firstId) {
+		String[] statements = new String[ROWS.size() + 2];
+		// Zero dates and the extreme TIME values need a permissive SQL mode.
+		statements[0] = "SET SESSION sql_mode = '', time_zone = '+00:00'";
+		for (int i = 0; i < ROWS.size(); i++) {
+			statements[i + 1] = "INSERT INTO t VALUES " + ROWS.get(i).formatted(firstId + i);
+		}
+		statements[ROWS.size() + 1] = "SET SESSION sql_mode = DEFAULT, time_zone = DEFAULT";
+		db.server().execute(schema, statements);
+	}
+
+}
