@@ -48,14 +48,45 @@ public final class JdbcReplaceApplier implements Applier {
 
 	private final String replacePrefix;
 
+	/** How many leading source columns the target has; later ones are not written. */
+	private final int width;
+
+	/**
+	 * Creates an applier writing every column of the layout.
+	 */
 	public JdbcReplaceApplier(DataSource target, TableId targetTable, TableLayout layout, int batchRows,
+			long batchBytes) {
+		this(target, targetTable, layout, layout.columns().size(), batchRows, batchBytes);
+	}
+
+	/**
+	 * Creates an applier writing the first {@code width} columns of the layout: a target that
+	 * lacks columns added to the source at its end receives the others. Images shorter than
+	 * {@code width} (read before such columns were added) get the column DEFAULT for the rest.
+	 */
+	public JdbcReplaceApplier(DataSource target, TableId targetTable, TableLayout layout, int width, int batchRows,
 			long batchBytes) {
 		this.target = target;
 		this.targetTable = targetTable;
 		this.layout = layout;
-		this.batchRows = Math.max(1, Math.min(batchRows, MAX_PLACEHOLDERS / layout.columns().size()));
+		this.width = width;
+		this.batchRows = Math.max(1, Math.min(batchRows, MAX_PLACEHOLDERS / width));
 		this.batchBytes = batchBytes;
-		this.replacePrefix = "REPLACE INTO " + targetTable.quoted() + " (" + layout.columnList() + ") VALUES ";
+		this.replacePrefix = "REPLACE INTO " + targetTable.quoted() + " ("
+				+ layout.columns().subList(0, width).stream().map(io.tributary.schema.Column::quotedName)
+					.collect(java.util.stream.Collectors.joining(", "))
+				+ ") VALUES ";
+	}
+
+	/** Empties the target table. */
+	public void truncate() {
+		try (Connection connection = this.target.getConnection();
+				java.sql.Statement statement = connection.createStatement()) {
+			statement.execute("TRUNCATE TABLE " + this.targetTable.quoted());
+		}
+		catch (SQLException ex) {
+			throw new ApplyException("Truncating " + this.targetTable + " failed: " + ex.getMessage(), ex);
+		}
 	}
 
 	public TableId targetTable() {
@@ -140,7 +171,7 @@ public final class JdbcReplaceApplier implements Applier {
 	}
 
 	private void write(List<Object[]> batch, boolean upsert) {
-		String sql = upsert ? replaceSql(batch.size()) : "DELETE FROM " + this.targetTable.quoted() + " WHERE "
+		String sql = upsert ? replaceSql(batch) : "DELETE FROM " + this.targetTable.quoted() + " WHERE "
 				+ KeyPredicates.in(this.layout.keys(), batch.size());
 		try (Connection connection = this.target.getConnection()) {
 			Sessions.prepareTarget(connection);
@@ -148,8 +179,9 @@ public final class JdbcReplaceApplier implements Applier {
 			try (PreparedStatement statement = connection.prepareStatement(sql)) {
 				int index = 1;
 				for (Object[] values : batch) {
-					for (Object value : values) {
-						Values.bind(statement, index++, value);
+					int bound = upsert ? Math.min(values.length, this.width) : values.length;
+					for (int i = 0; i < bound; i++) {
+						Values.bind(statement, index++, values[i]);
 					}
 				}
 				statement.executeUpdate();
@@ -164,13 +196,20 @@ public final class JdbcReplaceApplier implements Applier {
 		}
 	}
 
-	private String replaceSql(int rows) {
-		int columns = this.layout.columns().size();
-		String tuple = "(" + "?, ".repeat(columns - 1) + "?)";
-		StringBuilder sql = new StringBuilder(this.replacePrefix.length() + rows * (tuple.length() + 2));
+	private String replaceSql(List<Object[]> rows) {
+		String full = "(" + "?, ".repeat(this.width - 1) + "?)";
+		StringBuilder sql = new StringBuilder(this.replacePrefix.length() + rows.size() * (full.length() + 2));
 		sql.append(this.replacePrefix);
-		for (int i = 0; i < rows; i++) {
-			sql.append((i > 0) ? ", " : "").append(tuple);
+		for (int i = 0; i < rows.size(); i++) {
+			sql.append((i > 0) ? ", " : "");
+			int values = rows.get(i).length;
+			if (values >= this.width) {
+				sql.append(full);
+			}
+			else {
+				sql.append('(').append("?, ".repeat(values)).append("DEFAULT, ".repeat(this.width - values - 1))
+					.append("DEFAULT)");
+			}
 		}
 		return sql.toString();
 	}

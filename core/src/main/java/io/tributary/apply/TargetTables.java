@@ -122,6 +122,16 @@ public final class TargetTables {
 		}
 	}
 
+	/**
+	 * Returns a target table's columns as {name, COLUMN_TYPE} pairs in ordinal order, empty when
+	 * the table does not exist.
+	 */
+	public static List<String[]> columns(DataSource target, TableId table) throws SQLException {
+		try (Connection connection = target.getConnection()) {
+			return columns(connection, table);
+		}
+	}
+
 	private static List<String[]> columns(Connection connection, TableId table) throws SQLException {
 		List<String[]> columns = new ArrayList<>();
 		try (PreparedStatement statement = connection.prepareStatement("""

@@ -23,6 +23,7 @@ import io.tributary.checkpoint.JdbcCheckpointStore;
 import io.tributary.checkpoint.TableCheckpoint;
 import io.tributary.copy.Copier;
 import io.tributary.schema.LayoutReader;
+import io.tributary.schema.SchemaException;
 import io.tributary.schema.TableLayout;
 import io.tributary.source.ChangeHandler;
 import io.tributary.source.Position;
@@ -270,9 +271,16 @@ public final class Pipeline implements AutoCloseable {
 			Copier copier = table.copier;
 			boolean copyDone = copier == null || copier.isDone();
 			BufferedSubscription buffer = table.subscription;
-			BufferedSubscription.Drain drain = buffer.drain(table::watermarks);
-			if (!drain.isEmpty()) {
-				apply(table, drain);
+			BufferedSubscription.Drain drain;
+			table.flushLock.lock();
+			try {
+				drain = buffer.drain(table::watermarks);
+				if (!drain.isEmpty()) {
+					apply(table, drain);
+				}
+			}
+			finally {
+				table.flushLock.unlock();
 			}
 			table.confirmed = Position.min(delivered, buffer.oldestPending());
 			phaseChanged |= advancePhase(table, copyDone, drain.deferred(), delivered);
@@ -469,6 +477,73 @@ public final class Pipeline implements AutoCloseable {
 			TableRuntime table = Pipeline.this.tables.get(change.table());
 			if (table != null && table.isActive()) {
 				table.subscription.add(change, resumeFrom);
+			}
+		}
+
+		@Override
+		public TableLayout onAlter(TableId id, TableLayout current, String statement) {
+			TableRuntime table = Pipeline.this.tables.get(id);
+			if (table.phase == Phase.SNAPSHOTTING) {
+				throw new SchemaException("Table " + id + " was altered during its snapshot (" + statement
+						+ "); restart the application to snapshot it again with its new definition");
+			}
+			try {
+				TableLayout next;
+				try (Connection connection = Pipeline.this.source.getConnection()) {
+					next = LayoutReader.read(connection, id);
+				}
+				String change = SchemaChanges.incompatibility(current, next);
+				if (change != null) {
+					throw new SchemaException("Table " + id + " was altered on the source in a way Tributary cannot "
+							+ "follow (" + statement + "): " + change + ". Bring the target table to the new definition, "
+							+ "delete the table's row from the checkpoint table and restart: it is then snapshotted again");
+				}
+				if (next.columns().size() == current.columns().size()) {
+					return next;
+				}
+				List<String[]> targetColumns = TargetTables.columns(Pipeline.this.target, table.mapping.target());
+				int width = SchemaChanges.writableWidth(next, targetColumns, current.columns().size());
+				if (width < next.columns().size()) {
+					logger.warn("Columns added to {} at the end are not in target {} and are not replicated; add them "
+							+ "to the target (same names and types) and they will be from the next change on", id,
+							table.mapping.target());
+				}
+				else {
+					logger.info("Table {} gained {} column(s); replicating them into {}", id,
+							next.columns().size() - current.columns().size(), table.mapping.target());
+				}
+				table.flushLock.lock();
+				try {
+					table.layout = next;
+					table.applier = new JdbcReplaceApplier(Pipeline.this.target, table.mapping.target(), next, width,
+							Pipeline.this.settings.batchRows(), Pipeline.this.settings.batchBytes());
+				}
+				finally {
+					table.flushLock.unlock();
+				}
+				return next;
+			}
+			catch (SQLException ex) {
+				throw new IllegalStateException("Cannot re-read the layout of " + id + " after " + statement + ": "
+						+ ex.getMessage(), ex);
+			}
+		}
+
+		@Override
+		public void onTruncate(TableId id) {
+			TableRuntime table = Pipeline.this.tables.get(id);
+			if (table.phase == Phase.SNAPSHOTTING) {
+				throw new SchemaException("Table " + id + " was truncated during its snapshot; restart the "
+						+ "application to snapshot it again");
+			}
+			table.flushLock.lock();
+			try {
+				table.subscription.clear();
+				table.applier.truncate();
+				logger.info("Table {} was truncated on the source; truncated {}", id, table.mapping.target());
+			}
+			finally {
+				table.flushLock.unlock();
 			}
 		}
 

@@ -19,6 +19,12 @@ final class TableRuntime {
 
 	final TableMapping mapping;
 
+	/**
+	 * Held by the catch-up loop from drain to the end of the apply, and by schema changes read
+	 * from the stream, so a TRUNCATE or a new layout never meets a half-applied drain.
+	 */
+	final java.util.concurrent.locks.ReentrantLock flushLock = new java.util.concurrent.locks.ReentrantLock();
+
 	volatile TableLayout layout;
 
 	volatile BufferedSubscription subscription;

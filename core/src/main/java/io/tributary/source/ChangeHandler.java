@@ -15,6 +15,25 @@ public interface ChangeHandler {
 	void onChange(RowChange change, Position resumeFrom);
 
 	/**
+	 * A subscribed table was altered on the source. Called at the statement's place in the stream,
+	 * before any row event that follows it.
+	 * @param table the table
+	 * @param current the layout its row events were decoded with until now
+	 * @param statement the ALTER statement
+	 * @return the layout to decode its later row events with
+	 * @throws RuntimeException when the change cannot be followed; the table then fails
+	 */
+	io.tributary.schema.TableLayout onAlter(TableId table, io.tributary.schema.TableLayout current, String statement);
+
+	/**
+	 * A subscribed table was truncated on the source. Called at the statement's place in the
+	 * stream: every change read before it is superseded.
+	 * @param table the table
+	 * @throws RuntimeException when the truncation cannot be applied; the table then fails
+	 */
+	void onTruncate(TableId table);
+
+	/**
 	 * A table can no longer be followed (its layout changed incompatibly, its rows could not be
 	 * decoded). Its changes stop; other tables continue.
 	 * @param table the table

@@ -90,6 +90,11 @@ public final class BinlogChangeSource implements AutoCloseable {
 
 	private boolean poisoned;
 
+	private boolean inXaTransaction;
+
+	/** The table map each table's layout was last checked against, by table id. */
+	private final Map<Long, TableMapEventData> checkedMaps = new java.util.HashMap<>();
+
 	public BinlogChangeSource(SourceSettings settings, ChangeHandler handler) {
 		this.settings = settings;
 		this.handler = handler;
@@ -218,7 +223,9 @@ public final class BinlogChangeSource implements AutoCloseable {
 		});
 		this.currentFile = from.file();
 		this.inTransaction = false;
+		this.inXaTransaction = false;
 		this.poisoned = false;
+		this.checkedMaps.clear();
 		return next;
 	}
 
@@ -282,6 +289,10 @@ public final class BinlogChangeSource implements AutoCloseable {
 			case MARIADB_GTID -> this.inTransaction = (((MariadbGtidEventData) data).getFlags() & 1) == 0;
 			case QUERY -> onQuery((QueryEventData) data, header);
 			case XID -> endTransaction(header);
+			case XA_PREPARE -> {
+				this.inXaTransaction = false;
+				endTransaction(header);
+			}
 			case WRITE_ROWS, EXT_WRITE_ROWS, UPDATE_ROWS, EXT_UPDATE_ROWS, DELETE_ROWS, EXT_DELETE_ROWS -> {
 				this.inTransaction = true;
 				onRows((DecodedRows) data);
@@ -297,13 +308,56 @@ public final class BinlogChangeSource implements AutoCloseable {
 		if (verb.startsWith("BEGIN")) {
 			this.inTransaction = true;
 		}
+		else if (verb.startsWith("XA START") || verb.startsWith("XA BEGIN")) {
+			this.inTransaction = true;
+			this.inXaTransaction = true;
+		}
 		else if (verb.startsWith("COMMIT") || verb.startsWith("ROLLBACK")) {
 			endTransaction(header);
 		}
 		else if (!this.inTransaction) {
 			// A statement outside a transaction (DDL) is its own boundary.
+			onSchemaStatement(SchemaStatement.parse(sql, query.getDatabase()), sql);
 			endTransaction(header);
 		}
+	}
+
+	private void onSchemaStatement(SchemaStatement statement, String sql) {
+		if (statement == null) {
+			return;
+		}
+		for (TableId table : statement.tables()) {
+			TableLayout layout = this.layouts.get(table);
+			if (layout == null) {
+				continue;
+			}
+			switch (statement.kind()) {
+				case ALTER -> {
+					try {
+						this.layouts.put(table, this.handler.onAlter(table, layout, sql));
+					}
+					catch (RuntimeException ex) {
+						failTable(table, ex.getMessage());
+					}
+				}
+				case TRUNCATE -> {
+					try {
+						this.handler.onTruncate(table);
+					}
+					catch (RuntimeException ex) {
+						failTable(table, ex.getMessage());
+					}
+				}
+				case RENAME, DROP -> failTable(table, "Table " + table + " was " + ((statement.kind() == SchemaStatement.Kind.DROP)
+						? "dropped" : "renamed") + " on the source (" + abbreviate(sql) + "); Tributary stopped following it. "
+						+ "Remove it from cdc.tables, or point cdc.tables at its new name and delete its row from the "
+						+ "checkpoint table so it is snapshotted again");
+			}
+		}
+	}
+
+	private static String abbreviate(String sql) {
+		return (sql.length() <= 120) ? sql : sql.substring(0, 117) + "...";
 	}
 
 	private void endTransaction(EventHeaderV4 header) {
@@ -326,11 +380,22 @@ public final class BinlogChangeSource implements AutoCloseable {
 					+ ((rows.error() != null) ? rows.error() : "the table was subscribed mid-event"));
 			return;
 		}
-		if (rows.columnCount() != layout.columns().size()) {
-			failTable(table, "Row images of " + table + " carry " + rows.columnCount() + " columns but the table has "
-					+ layout.columns().size() + "; its definition changed while Tributary was reading it. "
-					+ "Re-snapshot the table (cdc.checkpoint.invalid-behavior=restart) after the schema change settles");
+		if (this.inXaTransaction) {
+			failTable(table, "An XA transaction changed " + table + "; Tributary does not follow XA transactions, "
+					+ "whose rows are logged before the outcome is known. Stop using XA on this table, then delete its "
+					+ "row from the checkpoint table and restart to snapshot it again");
 			return;
+		}
+		if (this.checkedMaps.get(rows.tableId()) != map) {
+			String mismatch = TableMapCheck.mismatch(map, layout);
+			if (mismatch != null || rows.columnCount() != layout.columns().size()) {
+				failTable(table, "Row images of " + table + " no longer match its layout: "
+						+ ((mismatch != null) ? mismatch : "they carry " + rows.columnCount() + " columns")
+						+ ". The table changed on the source in a way Tributary could not follow in the stream; "
+						+ "delete its row from the checkpoint table and restart to snapshot it again");
+				return;
+			}
+			this.checkedMaps.put(rows.tableId(), map);
 		}
 		Position resumeFrom = this.delivered;
 		if (!rows.after().isEmpty() && !rows.before().isEmpty()) {

@@ -1,0 +1,99 @@
+package io.tributary.source.binlog;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import io.tributary.source.TableId;
+
+/**
+ * Recognizes the statements in the binlog that change or remove a table: ALTER TABLE, RENAME
+ * TABLE, DROP TABLE and TRUNCATE, and names the tables they touch.
+ *
+ * @param kind what the statement does
+ * @param tables the tables it touches (for RENAME, both old and new names)
+ */
+record SchemaStatement(Kind kind, List<TableId> tables) {
+
+	enum Kind {
+
+		ALTER, RENAME, DROP, TRUNCATE
+
+	}
+
+	private static final String NAME = "(`(?:[^`]|``)+`|[\\w$]+)(?:\\s*\\.\\s*(`(?:[^`]|``)+`|[\\w$]+))?";
+
+	private static final Pattern ALTER = Pattern.compile("^ALTER\\s+(?:ONLINE\\s+)?(?:IGNORE\\s+)?TABLE\\s+"
+			+ "(?:IF\\s+EXISTS\\s+)?" + NAME, Pattern.CASE_INSENSITIVE);
+
+	private static final Pattern TRUNCATE = Pattern.compile("^TRUNCATE\\s+(?:TABLE\\s+)?" + NAME,
+			Pattern.CASE_INSENSITIVE);
+
+	private static final Pattern DROP = Pattern.compile("^DROP\\s+(?:TEMPORARY\\s+)?TABLE\\s+(?:IF\\s+EXISTS\\s+)?(.*)$",
+			Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
+
+	private static final Pattern RENAME = Pattern.compile("^RENAME\\s+TABLES?\\s+(.*)$",
+			Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
+
+	private static final Pattern ANY_NAME = Pattern.compile(NAME);
+
+	/**
+	 * Parses a statement from a QUERY event.
+	 * @param sql the statement
+	 * @param database the session's default database when it ran, or {@code null}
+	 * @return the statement, or {@code null} when it changes no table
+	 */
+	static SchemaStatement parse(String sql, String database) {
+		String text = sql.replaceAll("(?s)/\\*.*?\\*/", " ").trim();
+		Matcher matcher = ALTER.matcher(text);
+		if (matcher.find()) {
+			return new SchemaStatement(Kind.ALTER, List.of(name(matcher, database)));
+		}
+		matcher = TRUNCATE.matcher(text);
+		if (matcher.find()) {
+			return new SchemaStatement(Kind.TRUNCATE, List.of(name(matcher, database)));
+		}
+		matcher = DROP.matcher(text);
+		if (matcher.find()) {
+			return new SchemaStatement(Kind.DROP, names(matcher.group(1), database));
+		}
+		matcher = RENAME.matcher(text);
+		if (matcher.find()) {
+			return new SchemaStatement(Kind.RENAME, names(matcher.group(1).replaceAll("(?i)\\s+TO\\s+", ","), database));
+		}
+		return null;
+	}
+
+	private static List<TableId> names(String list, String database) {
+		List<TableId> tables = new ArrayList<>();
+		Matcher matcher = ANY_NAME.matcher(list);
+		while (matcher.find()) {
+			String first = matcher.group(1);
+			if (matcher.group(2) == null && List.of("RESTRICT", "CASCADE", "WAIT", "NOWAIT")
+				.contains(first.toUpperCase(Locale.ROOT))) {
+				continue;
+			}
+			if (matcher.group(2) == null && first.matches("\\d+")) {
+				continue;
+			}
+			tables.add(name(matcher, database));
+		}
+		return tables;
+	}
+
+	private static TableId name(Matcher matcher, String database) {
+		String first = unquote(matcher.group(1));
+		String second = matcher.group(2);
+		if (second != null) {
+			return new TableId(first, unquote(second));
+		}
+		return new TableId((database != null) ? database : "", first);
+	}
+
+	private static String unquote(String name) {
+		return name.startsWith("`") ? name.substring(1, name.length() - 1).replace("``", "`") : name;
+	}
+
+}
