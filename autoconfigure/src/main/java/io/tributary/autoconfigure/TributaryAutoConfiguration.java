@@ -116,7 +116,8 @@ public final class TributaryAutoConfiguration {
 		TributaryProperties.Checkpoint checkpoint = properties.getCheckpoint();
 		return new PipelineSettings(checkpoint.getPipeline(), sourceSettings, tables, flush.getInterval(),
 				parseTarget(checkpoint.getTable(), targetSchema, "cdc.checkpoint.table"), checkpoint.getInterval(),
-				properties.getCopy().getChunkRows(), flush.getBatchRows(), flush.getBatchBytes().toBytes());
+				properties.getCopy().getChunkRows(), flush.getBatchRows(), flush.getBatchBytes().toBytes(),
+				checkpoint.getInvalidBehavior());
 	}
 
 	private static TableId parseTarget(String name, String defaultSchema, String key) {

@@ -7,6 +7,8 @@ import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.unit.DataSize;
 
+import io.tributary.pipeline.InvalidCheckpointBehavior;
+
 /**
  * Configuration of Tributary, under the {@code cdc} prefix.
  */
@@ -356,6 +358,20 @@ public class TributaryProperties {
 		 * share one checkpoint table.
 		 */
 		private String pipeline = "default";
+
+		/**
+		 * What to do when a checkpoint cannot be resumed without loss (its binlog file was purged,
+		 * or the source was reset): stop the table with an error, or snapshot it again.
+		 */
+		private InvalidCheckpointBehavior invalidBehavior = InvalidCheckpointBehavior.ERROR;
+
+		public InvalidCheckpointBehavior getInvalidBehavior() {
+			return this.invalidBehavior;
+		}
+
+		public void setInvalidBehavior(InvalidCheckpointBehavior invalidBehavior) {
+			this.invalidBehavior = invalidBehavior;
+		}
 
 		public String getTable() {
 			return this.table;

@@ -30,6 +30,8 @@ import io.tributary.source.Position;
 import io.tributary.source.RowChange;
 import io.tributary.source.TableId;
 import io.tributary.source.binlog.BinlogChangeSource;
+import io.tributary.source.binlog.Preflight;
+import io.tributary.source.binlog.ServerInfo;
 import io.tributary.source.binlog.SourceQueries;
 import io.tributary.status.PipelineStatus;
 import io.tributary.status.TableStatus;
@@ -74,6 +76,8 @@ public final class Pipeline implements AutoCloseable {
 	private volatile String lastError;
 
 	private volatile Instant startedAt;
+
+	private volatile ServerInfo server;
 
 	private volatile long cycles;
 
@@ -161,12 +165,25 @@ public final class Pipeline implements AutoCloseable {
 	}
 
 	private Position prepare() throws SQLException {
+		ServerInfo info = Preflight.check(this.source, this.settings.source(),
+				this.tables.keySet().stream().toList());
+		this.server = info;
+		// Server-wide problems are retried like an unreachable server: a SET GLOBAL fixes most of them.
+		info.requireUsable();
+		logger.info("Source {} is {} {} (GTID mode {})", this.settings.source(), info.flavor(), info.version(),
+				info.gtidMode());
 		this.checkpoints.initialize();
 		Map<TableId, TableCheckpoint> saved = this.checkpoints.load();
+		java.util.LinkedHashMap<String, Long> binaryLogs = SourceQueries.binaryLogs(this.source);
 		Position resumeFrom = null;
 		int snapshots = 0;
 		for (TableRuntime table : this.tables.values()) {
 			TableMapping mapping = table.mapping;
+			if (!info.accepts(mapping.source())) {
+				table.fail(info.tableProblems().get(mapping.source()));
+				logger.error("Table {} cannot be replicated: {}", mapping.source(), table.lastError);
+				continue;
+			}
 			try {
 				TableLayout layout;
 				try (Connection connection = this.source.getConnection()) {
@@ -180,6 +197,18 @@ public final class Pipeline implements AutoCloseable {
 				TableCheckpoint checkpoint = saved.get(mapping.source());
 				boolean resume = checkpoint != null && checkpoint.snapshotDone() && checkpoint.position() != null
 						&& checkpoint.target().equals(mapping.target());
+				String unavailable = resume ? SourceQueries.unavailable(checkpoint.position(), binaryLogs) : null;
+				if (unavailable != null) {
+					if (this.settings.invalidCheckpointBehavior() == InvalidCheckpointBehavior.ERROR) {
+						throw new SchemaException("The checkpoint of " + mapping.source() + " is at "
+								+ checkpoint.position() + ", but " + unavailable + ". Changes made since cannot be "
+								+ "read. Either set cdc.checkpoint.invalid-behavior=restart to snapshot the table "
+								+ "again automatically, or delete its row from the checkpoint table and restart");
+					}
+					logger.warn("The checkpoint of {} is at {}, but {}; snapshotting the table again",
+							mapping.source(), checkpoint.position(), unavailable);
+					resume = false;
+				}
 				if (resume) {
 					table.snapshotDone = true;
 					table.confirmed = checkpoint.position();
@@ -432,10 +461,13 @@ public final class Pipeline implements AutoCloseable {
 			lag = 0;
 		}
 		Position confirmed = confirmed();
+		ServerInfo info = this.server;
 		return new PipelineStatus(this.state,
 				new PipelineStatus.Source(this.settings.source().host(), this.settings.source().port(),
-						this.settings.source().serverId(), this.reader.isConnected(), this.reader.reconnects(),
-						this.reader.eventsRead(), this.reader.lastError()),
+						this.settings.source().serverId(), (info != null) ? info.flavor().name() : null,
+						(info != null) ? info.version() : null, (info != null) ? info.gtidMode() : null,
+						this.reader.isConnected(), this.reader.reconnects(), this.reader.eventsRead(),
+						this.reader.lastError()),
 				new PipelineStatus.Positions((delivered != null) ? delivered.toString() : null,
 						(confirmed != null) ? confirmed.toString() : null),
 				lag, tableStatus, this.startedAt, this.lastError);

@@ -19,15 +19,18 @@ import io.tributary.source.TableId;
  * @param chunkRows rows per snapshot chunk
  * @param batchRows most rows per apply statement
  * @param batchBytes approximate most bytes of values per apply statement
+ * @param invalidCheckpointBehavior what to do with a checkpoint the source can no longer serve
  */
 public record PipelineSettings(String name, SourceSettings source, List<TableMapping> tables, Duration flushInterval,
-		TableId checkpointTable, Duration checkpointInterval, int chunkRows, int batchRows, long batchBytes) {
+		TableId checkpointTable, Duration checkpointInterval, int chunkRows, int batchRows, long batchBytes,
+		InvalidCheckpointBehavior invalidCheckpointBehavior) {
 
 	public PipelineSettings {
 		Objects.requireNonNull(name, "name");
 		Objects.requireNonNull(source, "source");
 		tables = List.copyOf(tables);
 		Objects.requireNonNull(checkpointTable, "checkpointTable");
+		Objects.requireNonNull(invalidCheckpointBehavior, "invalidCheckpointBehavior");
 		if (tables.isEmpty()) {
 			throw new IllegalArgumentException("No tables to replicate: list at least one under cdc.tables");
 		}
@@ -45,17 +48,22 @@ public record PipelineSettings(String name, SourceSettings source, List<TableMap
 	/** Returns settings with the defaults for everything but the source and the tables. */
 	public static PipelineSettings of(SourceSettings source, List<TableMapping> tables, TableId checkpointTable) {
 		return new PipelineSettings("default", source, tables, Duration.ofMillis(250), checkpointTable,
-				Duration.ofSeconds(1), 5_000, 1_000, 1024 * 1024);
+				Duration.ofSeconds(1), 5_000, 1_000, 1024 * 1024, InvalidCheckpointBehavior.ERROR);
 	}
 
 	public PipelineSettings withFlushInterval(Duration interval) {
 		return new PipelineSettings(this.name, this.source, this.tables, interval, this.checkpointTable,
-				this.checkpointInterval, this.chunkRows, this.batchRows, this.batchBytes);
+				this.checkpointInterval, this.chunkRows, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior);
 	}
 
 	public PipelineSettings withChunkRows(int rows) {
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
-				this.checkpointInterval, rows, this.batchRows, this.batchBytes);
+				this.checkpointInterval, rows, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior);
+	}
+
+	public PipelineSettings withInvalidCheckpointBehavior(InvalidCheckpointBehavior behavior) {
+		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
+				this.checkpointInterval, this.chunkRows, this.batchRows, this.batchBytes, behavior);
 	}
 
 }

@@ -31,13 +31,16 @@ public record PipelineStatus(State state, Source source, Positions position, lon
 	 * @param host host
 	 * @param port port
 	 * @param serverId server id Tributary registers with
+	 * @param flavor {@code MYSQL} or {@code MARIADB}, once known
+	 * @param version the source's version, once known
+	 * @param gtidMode MySQL's {@code gtid_mode}, or {@code MariaDB GTID}, once known
 	 * @param connected whether the binlog connection is up
 	 * @param reconnects reconnections since start
 	 * @param eventsRead binlog events read since start
 	 * @param lastError last connection error, or {@code null}
 	 */
-	public record Source(String host, int port, long serverId, boolean connected, long reconnects, long eventsRead,
-			String lastError) {
+	public record Source(String host, int port, long serverId, String flavor, String version, String gtidMode,
+			boolean connected, long reconnects, long eventsRead, String lastError) {
 
 	}
 

@@ -135,6 +135,32 @@ class ReplicationIT {
 		}
 	}
 
+	@Test
+	void waitsWithTheProblemsNamedWhilePreflightFails() throws Exception {
+		String src = db.schema("preflight_src");
+		String dst = db.schema("preflight_dst");
+		db.server().execute(src, "CREATE TABLE t (id INT PRIMARY KEY)");
+		PipelineSettings clash = settings(src, dst, "t");
+		io.tributary.source.SourceSettings source = clash.source();
+		PipelineSettings sameServerId = new PipelineSettings(clash.name(),
+				new io.tributary.source.SourceSettings(source.host(), source.port(), source.username(),
+						source.password(), 1, source.connectTimeout(), source.heartbeatInterval()),
+				clash.tables(), clash.flushInterval(), clash.checkpointTable(), clash.checkpointInterval(),
+				clash.chunkRows(), clash.batchRows(), clash.batchBytes(), clash.invalidCheckpointBehavior());
+		try (Pipeline pipeline = new Pipeline(sameServerId, db.dataSource(null), db.dataSource(null))) {
+			pipeline.start();
+			long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+			while (pipeline.status().lastError() == null) {
+				assertThat(System.nanoTime()).isLessThan(deadline);
+				Thread.sleep(20);
+			}
+			PipelineStatus status = pipeline.status();
+			assertThat(status.state()).isEqualTo(PipelineStatus.State.STARTING);
+			assertThat(status.lastError()).contains("server_id of the source").contains("cdc.source.server-id");
+			assertThat(status.source().flavor()).isEqualTo(db.server().isMariaDb() ? "MARIADB" : "MYSQL");
+		}
+	}
+
 	static PipelineSettings settings(String src, String dst, String table) {
 		SourceSettings source = new SourceSettings(db.server().host(), db.server().port(), db.server().username(),
 				db.server().password(), 10_000 + ThreadLocalRandom.current().nextInt(1_000_000), Duration.ofSeconds(10),

@@ -28,6 +28,41 @@ public final class SourceQueries {
 		}
 	}
 
+	/**
+	 * Returns the binlog files the source still has, with their sizes, oldest first
+	 * ({@code SHOW BINARY LOGS}).
+	 */
+	public static java.util.LinkedHashMap<String, Long> binaryLogs(DataSource source) throws SQLException {
+		java.util.LinkedHashMap<String, Long> files = new java.util.LinkedHashMap<>();
+		try (Connection connection = source.getConnection(); Statement statement = connection.createStatement();
+				ResultSet rs = statement.executeQuery("SHOW BINARY LOGS")) {
+			while (rs.next()) {
+				files.put(rs.getString(1), rs.getLong(2));
+			}
+		}
+		return files;
+	}
+
+	/**
+	 * Returns why the source cannot serve a stream starting at a position, or {@code null} when it
+	 * can.
+	 * @param position the position
+	 * @param files the source's binlog files and sizes, oldest first
+	 */
+	public static String unavailable(Position position, java.util.LinkedHashMap<String, Long> files) {
+		Long size = files.get(position.file());
+		String oldest = files.isEmpty() ? "none" : files.keySet().iterator().next();
+		if (size == null) {
+			return "the source no longer has binlog file " + position.file() + " (its oldest is " + oldest
+					+ "): it was purged, or the source was reset or replaced";
+		}
+		if (position.offset() > size) {
+			return "binlog file " + position.file() + " on the source is only " + size + " bytes long, shorter than "
+					+ "the checkpoint's offset " + position.offset() + ": the source was reset or replaced";
+		}
+		return null;
+	}
+
 	static Position head(Connection connection) throws SQLException {
 		try (Statement statement = connection.createStatement()) {
 			ResultSet rs;
