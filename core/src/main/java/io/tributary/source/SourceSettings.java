@@ -14,9 +14,13 @@ import java.util.Objects;
  * and the source's own
  * @param connectTimeout how long to wait for a connection
  * @param heartbeatInterval how often an idle source sends a heartbeat
+ * @param sslMode how connections use TLS
+ * @param sslCa PEM file of the certificate authority that signed the server's certificate, for
+ * {@link SslMode#VERIFY_CA} and {@link SslMode#VERIFY_IDENTITY}; {@code null} for the JVM's
+ * default trust store
  */
 public record SourceSettings(String host, int port, String username, String password, long serverId,
-		Duration connectTimeout, Duration heartbeatInterval) {
+		Duration connectTimeout, Duration heartbeatInterval, SslMode sslMode, String sslCa) {
 
 	public SourceSettings {
 		Objects.requireNonNull(host, "host");
@@ -24,6 +28,7 @@ public record SourceSettings(String host, int port, String username, String pass
 		password = (password != null) ? password : "";
 		connectTimeout = (connectTimeout != null) ? connectTimeout : Duration.ofSeconds(10);
 		heartbeatInterval = (heartbeatInterval != null) ? heartbeatInterval : Duration.ofSeconds(5);
+		sslMode = (sslMode != null) ? sslMode : SslMode.PREFERRED;
 		if (port <= 0 || port > 65535) {
 			throw new IllegalArgumentException("Source port must be between 1 and 65535, was " + port);
 		}
@@ -32,7 +37,13 @@ public record SourceSettings(String host, int port, String username, String pass
 		}
 	}
 
-	/** Returns a copy with the secret hidden, for logs and status. */
+	/** Creates settings with TLS preferred and the JVM's trust store. */
+	public SourceSettings(String host, int port, String username, String password, long serverId,
+			Duration connectTimeout, Duration heartbeatInterval) {
+		this(host, port, username, password, serverId, connectTimeout, heartbeatInterval, SslMode.PREFERRED, null);
+	}
+
+	/** Describes the settings without the password, for logs and status. */
 	@Override
 	public String toString() {
 		return this.username + "@" + this.host + ":" + this.port + " (server id " + this.serverId + ")";

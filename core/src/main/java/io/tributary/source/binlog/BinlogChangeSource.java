@@ -203,6 +203,7 @@ public final class BinlogChangeSource implements AutoCloseable {
 		next.setBinlogFilename(from.file());
 		next.setBinlogPosition(from.offset());
 		next.setKeepAlive(false);
+		SourceTls.configure(next, this.settings);
 		next.setConnectTimeout(this.settings.connectTimeout().toMillis());
 		next.setHeartbeatInterval(this.settings.heartbeatInterval().toMillis());
 		next.setEventDeserializer(eventDeserializer());
