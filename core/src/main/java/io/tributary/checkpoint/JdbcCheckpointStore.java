@@ -46,7 +46,7 @@ public final class JdbcCheckpointStore implements CheckpointStore {
 			statement.execute("CREATE TABLE IF NOT EXISTS " + this.table.quoted() + " ("
 					+ "pipeline VARCHAR(190) NOT NULL, source_table VARCHAR(190) NOT NULL, "
 					+ "target_table VARCHAR(190) NOT NULL, snapshot_done BOOLEAN NOT NULL, "
-					+ "binlog_position VARCHAR(1024) NULL, updated_at TIMESTAMP(6) NOT NULL, "
+					+ "binlog_position TEXT NULL, updated_at TIMESTAMP(6) NOT NULL, "
 					+ "PRIMARY KEY (pipeline, source_table)) DEFAULT CHARSET = utf8mb4");
 		}
 		catch (SQLException ex) {

@@ -81,6 +81,9 @@ public final class Pipeline implements AutoCloseable {
 
 	private volatile long cycles;
 
+	/** Cycles that read the delivered position after the reader knew its place in the binlog. */
+	private volatile long positionedCycles;
+
 	private Thread control;
 
 	private Thread copyThread;
@@ -197,7 +200,7 @@ public final class Pipeline implements AutoCloseable {
 				TableCheckpoint checkpoint = saved.get(mapping.source());
 				boolean resume = checkpoint != null && checkpoint.snapshotDone() && checkpoint.position() != null
 						&& checkpoint.target().equals(mapping.target());
-				String unavailable = resume ? SourceQueries.unavailable(checkpoint.position(), binaryLogs) : null;
+				String unavailable = resume ? SourceQueries.unavailable(checkpoint.position(), binaryLogs, this.source) : null;
 				if (unavailable != null) {
 					if (this.settings.invalidCheckpointBehavior() == InvalidCheckpointBehavior.ERROR) {
 						throw new SchemaException("The checkpoint of " + mapping.source() + " is at "
@@ -291,6 +294,7 @@ public final class Pipeline implements AutoCloseable {
 	private void cycle() {
 		// Read before any drain: every change added after this read has a resume position at or
 		// after it, so min(delivered, oldest pending) never passes a change still held.
+		boolean positioned = this.reader.isPositioned();
 		Position delivered = this.reader.delivered();
 		boolean phaseChanged = false;
 		for (TableRuntime table : this.tables.values()) {
@@ -312,9 +316,12 @@ public final class Pipeline implements AutoCloseable {
 				table.flushLock.unlock();
 			}
 			table.confirmed = Position.min(delivered, buffer.oldestPending());
-			phaseChanged |= advancePhase(table, copyDone, drain.deferred(), delivered);
+			phaseChanged |= advancePhase(table, copyDone, drain.deferred(), positioned, delivered);
 		}
 		this.cycles++;
+		if (positioned) {
+			this.positionedCycles++;
+		}
 		saveCheckpoints(phaseChanged);
 	}
 
@@ -343,7 +350,8 @@ public final class Pipeline implements AutoCloseable {
 		}
 	}
 
-	private boolean advancePhase(TableRuntime table, boolean copyDone, int deferred, Position delivered) {
+	private boolean advancePhase(TableRuntime table, boolean copyDone, int deferred, boolean positioned,
+			Position delivered) {
 		if (table.phase == Phase.SNAPSHOTTING && copyDone && table.copier != null && table.copier.isDone()) {
 			table.snapshotDone = true;
 			try {
@@ -359,7 +367,8 @@ public final class Pipeline implements AutoCloseable {
 		}
 		// Caught up once the reader has passed the head seen when catching up began and no change
 		// waits on the copy; changes arriving meanwhile are ordinary streaming.
-		if (table.phase == Phase.CATCHING_UP && deferred == 0 && delivered.compareTo(table.catchUpTarget) >= 0) {
+		if (table.phase == Phase.CATCHING_UP && deferred == 0 && positioned
+				&& delivered.compareTo(table.catchUpTarget) >= 0) {
 			table.phase = Phase.STREAMING;
 			logger.info("Table {} is streaming", table.mapping.source());
 			return true;
@@ -432,11 +441,14 @@ public final class Pipeline implements AutoCloseable {
 	 */
 	public void awaitCaughtUp(Duration timeout) throws TimeoutException, SQLException, InterruptedException {
 		Position head = SourceQueries.head(this.source);
+		// Only a cycle that starts after the head was read, with the reader positioned, can confirm it.
+		long cyclesBefore = this.positionedCycles;
 		long deadline = System.nanoTime() + timeout.toNanos();
 		while (true) {
 			Position confirmed = confirmed();
 			boolean snapshotting = this.tables.values().stream().anyMatch((t) -> t.phase == Phase.SNAPSHOTTING);
-			if (!snapshotting && confirmed != null && confirmed.compareTo(head) >= 0) {
+			if (!snapshotting && this.positionedCycles > cyclesBefore + 1 && confirmed != null
+					&& confirmed.compareTo(head) >= 0) {
 				return;
 			}
 			if (this.state == PipelineStatus.State.FAILED || this.state == PipelineStatus.State.STOPPED) {

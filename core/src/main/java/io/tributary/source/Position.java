@@ -6,9 +6,14 @@ import java.util.Objects;
  * A point in a source server's binary log at which a reader may start: always the boundary
  * between two transactions, never the middle of one.
  *
- * <p>Positions of one server are totally ordered by binlog file sequence number and offset. The
- * string form {@code file:offset} round-trips through {@link #parse(String)}, which is how
- * positions are persisted in the checkpoint table.
+ * <p>Positions of one server are totally ordered by binlog file sequence number and offset. A
+ * position may also carry the set of transactions executed up to it (a MySQL GTID set such as
+ * {@code 3e11fa47-71ca-11e1-9e33-c80aa9429562:1-57}, or a MariaDB GTID list such as
+ * {@code 0-1-57}), which identifies it across servers: a MySQL reader resumes by GTID when it has
+ * one. Ordering and equality look at file and offset only.
+ *
+ * <p>The string form {@code file:offset} or {@code file:offset|gtids} round-trips through
+ * {@link #parse(String)}, which is how positions are persisted in the checkpoint table.
  */
 public final class Position implements Comparable<Position> {
 
@@ -16,12 +21,15 @@ public final class Position implements Comparable<Position> {
 
 	private final long offset;
 
-	private Position(String file, long offset) {
+	private final String gtids;
+
+	private Position(String file, long offset, String gtids) {
 		this.file = Objects.requireNonNull(file, "file");
 		if (offset < 0) {
 			throw new IllegalArgumentException("Binlog offset must not be negative: " + offset);
 		}
 		this.offset = offset;
+		this.gtids = (gtids == null || gtids.isBlank()) ? null : gtids.replaceAll("\\s", "");
 	}
 
 	/**
@@ -31,7 +39,18 @@ public final class Position implements Comparable<Position> {
 	 * @return the position
 	 */
 	public static Position of(String file, long offset) {
-		return new Position(file, offset);
+		return new Position(file, offset, null);
+	}
+
+	/**
+	 * Creates a position that also names the transactions executed up to it.
+	 * @param file binlog file name
+	 * @param offset byte offset inside that file
+	 * @param gtids MySQL GTID set or MariaDB GTID list, or {@code null}
+	 * @return the position
+	 */
+	public static Position of(String file, long offset, String gtids) {
+		return new Position(file, offset, gtids);
 	}
 
 	/**
@@ -41,12 +60,15 @@ public final class Position implements Comparable<Position> {
 	 * @throws IllegalArgumentException when the text is not a position
 	 */
 	public static Position parse(String text) {
-		int colon = (text != null) ? text.lastIndexOf(':') : -1;
-		if (colon <= 0 || colon == text.length() - 1) {
+		int bar = (text != null) ? text.indexOf('|') : -1;
+		String gtids = (bar >= 0) ? text.substring(bar + 1) : null;
+		String location = (bar >= 0) ? text.substring(0, bar) : text;
+		int colon = (location != null) ? location.lastIndexOf(':') : -1;
+		if (colon <= 0 || colon == location.length() - 1) {
 			throw new IllegalArgumentException("Not a binlog position (expected file:offset): '" + text + "'");
 		}
 		try {
-			return new Position(text.substring(0, colon), Long.parseLong(text.substring(colon + 1)));
+			return new Position(location.substring(0, colon), Long.parseLong(location.substring(colon + 1)), gtids);
 		}
 		catch (NumberFormatException ex) {
 			throw new IllegalArgumentException("Not a binlog position (expected file:offset): '" + text + "'", ex);
@@ -70,6 +92,11 @@ public final class Position implements Comparable<Position> {
 
 	public long offset() {
 		return this.offset;
+	}
+
+	/** Returns the transactions executed up to this position, or {@code null} when unknown. */
+	public String gtids() {
+		return this.gtids;
 	}
 
 	/**
@@ -107,7 +134,7 @@ public final class Position implements Comparable<Position> {
 
 	@Override
 	public String toString() {
-		return this.file + ":" + this.offset;
+		return (this.gtids != null) ? this.file + ":" + this.offset + "|" + this.gtids : this.file + ":" + this.offset;
 	}
 
 }

@@ -14,6 +14,19 @@ class PositionTest {
 	}
 
 	@Test
+	void carriesGtidsThroughText() {
+		Position mysql = Position.of("mysql-bin.000003", 157, "3e11fa47-71ca-11e1-9e33-c80aa9429562:1-57,\n"
+				+ "4e11fa47-71ca-11e1-9e33-c80aa9429562:1-3");
+		assertThat(mysql.gtids()).isEqualTo("3e11fa47-71ca-11e1-9e33-c80aa9429562:1-57,4e11fa47-71ca-11e1-9e33-c80aa9429562:1-3");
+		assertThat(Position.parse(mysql.toString()).gtids()).isEqualTo(mysql.gtids());
+		Position mariadb = Position.parse("mysql-bin.000001:4567|0-1-42,1-2-7");
+		assertThat(mariadb.offset()).isEqualTo(4567);
+		assertThat(mariadb.gtids()).isEqualTo("0-1-42,1-2-7");
+		assertThat(mariadb).isEqualTo(Position.of("mysql-bin.000001", 4567));
+		assertThat(Position.of("f.000001", 4, "").gtids()).isNull();
+	}
+
+	@Test
 	void ordersByFileSequenceThenOffset() {
 		assertThat(Position.of("b.000009", 900)).isLessThan(Position.of("b.000010", 4));
 		assertThat(Position.of("b.000010", 4)).isLessThan(Position.of("b.000010", 5));

@@ -75,6 +75,9 @@ public final class BinlogChangeSource implements AutoCloseable {
 
 	private volatile boolean connected;
 
+	/** Whether the current connection has told where in the binlog it is (its first ROTATE). */
+	private volatile boolean positioned;
+
 	private volatile String lastError;
 
 	private volatile long lastEventTimestamp;
@@ -91,6 +94,8 @@ public final class BinlogChangeSource implements AutoCloseable {
 	private boolean poisoned;
 
 	private boolean inXaTransaction;
+
+	private GtidTracker gtids;
 
 	/** The table map each table's layout was last checked against, by table id. */
 	private final Map<Long, TableMapEventData> checkedMaps = new java.util.HashMap<>();
@@ -135,6 +140,15 @@ public final class BinlogChangeSource implements AutoCloseable {
 
 	public boolean isConnected() {
 		return this.connected;
+	}
+
+	/**
+	 * Returns whether {@link #delivered()} is in the source's own coordinates: true once a
+	 * connection has reported its binlog file. Until then the delivered position is the one the
+	 * reader was started at, whose file may be another server's after a resume by GTID.
+	 */
+	public boolean isPositioned() {
+		return this.positioned;
 	}
 
 	public long reconnects() {
@@ -202,6 +216,11 @@ public final class BinlogChangeSource implements AutoCloseable {
 		next.setServerId(this.settings.serverId());
 		next.setBinlogFilename(from.file());
 		next.setBinlogPosition(from.offset());
+		if (GtidTracker.resumesByGtid(from.gtids())) {
+			// MySQL auto-positioning: the server sends every transaction not in the set, which
+			// survives a failover to another server of the same topology.
+			next.setGtidSet(from.gtids());
+		}
 		next.setKeepAlive(false);
 		SourceTls.configure(next, this.settings);
 		next.setConnectTimeout(this.settings.connectTimeout().toMillis());
@@ -225,6 +244,7 @@ public final class BinlogChangeSource implements AutoCloseable {
 		this.currentFile = from.file();
 		this.inTransaction = false;
 		this.inXaTransaction = false;
+		this.gtids = GtidTracker.startingAt(from.gtids());
 		this.poisoned = false;
 		this.checkedMaps.clear();
 		return next;
@@ -283,11 +303,23 @@ public final class BinlogChangeSource implements AutoCloseable {
 			case ROTATE -> {
 				RotateEventData rotate = (RotateEventData) data;
 				this.currentFile = rotate.getBinlogFilename();
+				this.positioned = true;
 				if (!this.inTransaction) {
-					this.delivered = Position.of(rotate.getBinlogFilename(), rotate.getBinlogPosition());
+					this.delivered = Position.of(rotate.getBinlogFilename(), rotate.getBinlogPosition(),
+							(this.gtids != null) ? this.gtids.current() : null);
 				}
 			}
-			case MARIADB_GTID -> this.inTransaction = (((MariadbGtidEventData) data).getFlags() & 1) == 0;
+			case MARIADB_GTID -> {
+				this.inTransaction = (((MariadbGtidEventData) data).getFlags() & 1) == 0;
+				if (this.gtids != null) {
+					this.gtids.begin(data);
+				}
+			}
+			case GTID -> {
+				if (this.gtids != null) {
+					this.gtids.begin(data);
+				}
+			}
 			case QUERY -> onQuery((QueryEventData) data, header);
 			case XID -> endTransaction(header);
 			case XA_PREPARE -> {
@@ -363,7 +395,12 @@ public final class BinlogChangeSource implements AutoCloseable {
 
 	private void endTransaction(EventHeaderV4 header) {
 		this.inTransaction = false;
-		this.delivered = Position.of(this.currentFile, header.getNextPosition());
+		String executed = null;
+		if (this.gtids != null) {
+			this.gtids.commit();
+			executed = this.gtids.current();
+		}
+		this.delivered = Position.of(this.currentFile, header.getNextPosition(), executed);
 	}
 
 	private void onRows(DecodedRows rows) {

@@ -50,6 +50,42 @@ public final class SourceQueries {
 	 * @param files the source's binlog files and sizes, oldest first
 	 */
 	public static String unavailable(Position position, java.util.LinkedHashMap<String, Long> files) {
+		return unavailable(position, files, null);
+	}
+
+	/**
+	 * Returns why the source cannot serve a stream starting at a position, or {@code null} when it
+	 * can. A position that resumes by GTID is checked against the source's executed and purged
+	 * GTID sets; any other against its binlog files.
+	 * @param position the position
+	 * @param files the source's binlog files and sizes, oldest first
+	 * @param source the source pool, for the GTID checks; {@code null} skips them
+	 */
+	public static String unavailable(Position position, java.util.LinkedHashMap<String, Long> files, DataSource source) {
+		if (source != null && GtidTracker.resumesByGtid(position.gtids())) {
+			try (Connection connection = source.getConnection();
+					java.sql.PreparedStatement statement = connection.prepareStatement(
+							"SELECT GTID_SUBSET(?, @@GLOBAL.gtid_executed), GTID_SUBSET(@@GLOBAL.gtid_purged, ?), "
+									+ "@@GLOBAL.gtid_purged")) {
+				statement.setString(1, position.gtids());
+				statement.setString(2, position.gtids());
+				try (ResultSet rs = statement.executeQuery()) {
+					rs.next();
+					if (!rs.getBoolean(1)) {
+						return "the source's executed GTID set does not contain the checkpoint's (" + position.gtids()
+								+ "): the source was reset, replaced, or its history diverged";
+					}
+					if (!rs.getBoolean(2)) {
+						return "the source has purged transactions the checkpoint has not seen (gtid_purged is "
+								+ rs.getString(3) + ")";
+					}
+					return null;
+				}
+			}
+			catch (SQLException ex) {
+				return "its GTID set could not be checked against the source: " + ex.getMessage();
+			}
+		}
 		Long size = files.get(position.file());
 		String oldest = files.isEmpty() ? "none" : files.keySet().iterator().next();
 		if (size == null) {
@@ -72,13 +108,37 @@ public final class SourceQueries {
 			catch (SQLException ex) {
 				rs = statement.executeQuery("SHOW MASTER STATUS");
 			}
+			String file;
+			long offset;
+			String gtids = null;
 			try (ResultSet status = rs) {
 				if (!status.next()) {
 					throw new SQLException("The source reports no binlog position: binary logging is off. "
 							+ "Start the server with log_bin enabled (log-bin=mysql-bin) and binlog_format=ROW");
 				}
-				return Position.of(status.getString(1), status.getLong(2));
+				file = status.getString(1);
+				offset = status.getLong(2);
+				java.sql.ResultSetMetaData meta = status.getMetaData();
+				for (int i = 1; i <= meta.getColumnCount(); i++) {
+					if (meta.getColumnLabel(i).equalsIgnoreCase("Executed_Gtid_Set")) {
+						gtids = status.getString(i);
+					}
+				}
 			}
+			if (gtids == null) {
+				// MariaDB: the GTID list at exactly this file and offset.
+				try (java.sql.PreparedStatement position = connection.prepareStatement("SELECT BINLOG_GTID_POS(?, ?)")) {
+					position.setString(1, file);
+					position.setLong(2, offset);
+					try (ResultSet gtid = position.executeQuery()) {
+						gtids = gtid.next() ? gtid.getString(1) : null;
+					}
+				}
+				catch (SQLException ex) {
+					gtids = null;
+				}
+			}
+			return Position.of(file, offset, gtids);
 		}
 	}
 

@@ -1,0 +1,115 @@
+package io.tributary.source.binlog;
+
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+import com.github.shyiko.mysql.binlog.GtidSet;
+import com.github.shyiko.mysql.binlog.MariadbGtidSet;
+import com.github.shyiko.mysql.binlog.event.GtidEventData;
+import com.github.shyiko.mysql.binlog.event.MariadbGtidEventData;
+
+/**
+ * Follows the set of transactions executed up to the reader's position: the GTID of the
+ * transaction being read is added when its commit is read. Used only on the reader thread.
+ */
+abstract sealed class GtidTracker {
+
+	/**
+	 * Returns a tracker starting from a position's GTIDs, or {@code null} when it has none.
+	 */
+	static GtidTracker startingAt(String gtids) {
+		if (gtids == null) {
+			return null;
+		}
+		return MariadbGtidSet.isMariaGtidSet(gtids) ? new MariaDb(gtids) : new MySql(gtids);
+	}
+
+	/** Whether a reader may resume from these GTIDs by GTID (MySQL auto-positioning). */
+	static boolean resumesByGtid(String gtids) {
+		return gtids != null && !MariadbGtidSet.isMariaGtidSet(gtids);
+	}
+
+	/** A GTID event announced the next transaction. */
+	abstract void begin(Object gtidEvent);
+
+	/** The announced transaction's commit was read. */
+	abstract void commit();
+
+	/** Returns the executed set in the server's own syntax. */
+	abstract String current();
+
+	static final class MySql extends GtidTracker {
+
+		private final GtidSet executed;
+
+		private String pending;
+
+		MySql(String gtids) {
+			this.executed = new GtidSet(gtids);
+		}
+
+		@Override
+		void begin(Object gtidEvent) {
+			if (gtidEvent instanceof GtidEventData data) {
+				this.pending = data.getMySqlGtid().toString();
+			}
+		}
+
+		@Override
+		void commit() {
+			if (this.pending != null) {
+				this.executed.add(this.pending);
+				this.pending = null;
+			}
+		}
+
+		@Override
+		String current() {
+			return this.executed.toString();
+		}
+
+	}
+
+	static final class MariaDb extends GtidTracker {
+
+		/** Domain id to {@code domain-server-sequence}; one entry per replication domain. */
+		private final Map<Long, String> domains = new TreeMap<>();
+
+		private String pending;
+
+		private long pendingDomain;
+
+		MariaDb(String gtids) {
+			for (String gtid : gtids.split(",")) {
+				String trimmed = gtid.trim();
+				if (!trimmed.isEmpty()) {
+					this.domains.put(Long.parseLong(trimmed.substring(0, trimmed.indexOf('-'))), trimmed);
+				}
+			}
+		}
+
+		@Override
+		void begin(Object gtidEvent) {
+			if (gtidEvent instanceof MariadbGtidEventData data) {
+				this.pendingDomain = data.getDomainId();
+				this.pending = data.getDomainId() + "-" + data.getServerId() + "-" + data.getSequence();
+			}
+		}
+
+		@Override
+		void commit() {
+			if (this.pending != null) {
+				this.domains.put(this.pendingDomain, this.pending);
+				this.pending = null;
+			}
+		}
+
+		@Override
+		String current() {
+			return this.domains.values().stream().collect(Collectors.joining(","));
+		}
+
+	}
+
+}

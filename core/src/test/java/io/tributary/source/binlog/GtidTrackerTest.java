@@ -1,0 +1,38 @@
+package io.tributary.source.binlog;
+
+import com.github.shyiko.mysql.binlog.event.GtidEventData;
+import com.github.shyiko.mysql.binlog.event.MariadbGtidEventData;
+import com.github.shyiko.mysql.binlog.event.MySqlGtid;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class GtidTrackerTest {
+
+	private static final String UUID = "3e11fa47-71ca-11e1-9e33-c80aa9429562";
+
+	@Test
+	void addsAMySqlTransactionWhenItsCommitIsRead() {
+		GtidTracker tracker = GtidTracker.startingAt(UUID + ":1-5");
+		tracker.begin(new GtidEventData(MySqlGtid.fromString(UUID + ":6"), (byte) 0, 0, 0, 0, 0, 0, 0, 0));
+		assertThat(tracker.current()).isEqualTo(UUID + ":1-5");
+		tracker.commit();
+		assertThat(tracker.current()).isEqualTo(UUID + ":1-6");
+		assertThat(GtidTracker.resumesByGtid(tracker.current())).isTrue();
+	}
+
+	@Test
+	void keepsTheLatestMariaDbGtidPerDomain() {
+		GtidTracker tracker = GtidTracker.startingAt("0-1-10,2-5-3");
+		MariadbGtidEventData gtid = new MariadbGtidEventData();
+		gtid.setDomainId(0);
+		gtid.setServerId(1);
+		gtid.setSequence(11);
+		tracker.begin(gtid);
+		tracker.commit();
+		assertThat(tracker.current()).isEqualTo("0-1-11,2-5-3");
+		assertThat(GtidTracker.resumesByGtid(tracker.current())).isFalse();
+		assertThat(GtidTracker.startingAt(null)).isNull();
+	}
+
+}
