@@ -90,6 +90,11 @@ public final class Pipeline implements AutoCloseable {
 
 	private long lastCheckpointNanos;
 
+	/** The source's binlog head, refreshed by the catch-up loop about once a second. */
+	private volatile Position sourceHead;
+
+	private long headReadNanos;
+
 	/**
 	 * Creates a pipeline; nothing happens until {@link #start()}.
 	 * @param settings what to replicate
@@ -318,6 +323,7 @@ public final class Pipeline implements AutoCloseable {
 			table.confirmed = Position.min(delivered, buffer.oldestPending());
 			phaseChanged |= advancePhase(table, copyDone, drain.deferred(), positioned, delivered);
 		}
+		refreshHead();
 		this.cycles++;
 		if (positioned) {
 			this.positionedCycles++;
@@ -374,6 +380,34 @@ public final class Pipeline implements AutoCloseable {
 			return true;
 		}
 		return false;
+	}
+
+	private void refreshHead() {
+		long now = System.nanoTime();
+		if (now - this.headReadNanos < 1_000_000_000L) {
+			return;
+		}
+		this.headReadNanos = now;
+		try {
+			this.sourceHead = SourceQueries.head(this.source);
+		}
+		catch (SQLException ex) {
+			logger.debug("Cannot read the source head for lag", ex);
+		}
+	}
+
+	/**
+	 * Returns the binlog bytes between a position and the head when both are in the same file,
+	 * 0 when the position is at or past the head, and {@code null} when they are in different files.
+	 */
+	static Long lagBytes(Position position, Position head) {
+		if (position == null || head == null) {
+			return null;
+		}
+		if (position.compareTo(head) >= 0) {
+			return 0L;
+		}
+		return position.file().equals(head.file()) ? head.offset() - position.offset() : null;
 	}
 
 	private void saveCheckpoints(boolean force) {
@@ -466,13 +500,13 @@ public final class Pipeline implements AutoCloseable {
 	public PipelineStatus status() {
 		Position delivered = this.reader.delivered();
 		List<TableStatus> tableStatus = this.tables.values().stream().map((table) -> table.status(delivered)).toList();
-		long lastEvent = this.reader.lastEventTimestamp();
-		long lag = (lastEvent > 0 && this.reader.isConnected()) ? Math.max(0, System.currentTimeMillis() - lastEvent)
-				: 0;
-		if (tableStatus.stream().allMatch(TableStatus::allChangesFlushed)) {
-			lag = 0;
-		}
 		Position confirmed = confirmed();
+		Position head = this.sourceHead;
+		// Behind only while the reader has not reached the head last seen; an idle source sends
+		// heartbeats, not events, so the newest event's age alone would read as growing lag.
+		long lastEvent = this.reader.lastEventTimestamp();
+		boolean behind = head != null && delivered != null && this.reader.isPositioned() && delivered.compareTo(head) < 0;
+		long lag = (behind && lastEvent > 0) ? Math.max(0, System.currentTimeMillis() - lastEvent) : 0;
 		ServerInfo info = this.server;
 		return new PipelineStatus(this.state,
 				new PipelineStatus.Source(this.settings.source().host(), this.settings.source().port(),
@@ -481,8 +515,8 @@ public final class Pipeline implements AutoCloseable {
 						this.reader.isConnected(), this.reader.reconnects(), this.reader.eventsRead(),
 						this.reader.lastError()),
 				new PipelineStatus.Positions((delivered != null) ? delivered.toString() : null,
-						(confirmed != null) ? confirmed.toString() : null),
-				lag, tableStatus, this.startedAt, this.lastError);
+						(confirmed != null) ? confirmed.toString() : null, (head != null) ? head.toString() : null),
+				lag, lagBytes(confirmed, head), tableStatus, this.startedAt, this.lastError);
 	}
 
 	/**

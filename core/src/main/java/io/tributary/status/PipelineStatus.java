@@ -9,13 +9,16 @@ import java.util.List;
  * @param state lifecycle state
  * @param source the source server and the reader's connection
  * @param position delivered and confirmed binlog positions
- * @param lagMillis now minus the source timestamp of the newest event read (0 when idle and
- * caught up)
+ * @param lagMillis while the reader is behind the source head: now minus the source timestamp of
+ * the newest event read; 0 once it has reached the head
+ * @param lagBytes binlog bytes between the confirmed position and the source head, when both are
+ * in the same binlog file; {@code null} otherwise
  * @param tables one entry per configured table
  * @param startedAt when the pipeline started, or {@code null}
  * @param lastError the last pipeline-wide error, or {@code null}
  */
-public record PipelineStatus(State state, Source source, Positions position, long lagMillis, List<TableStatus> tables,
+public record PipelineStatus(State state, Source source, Positions position, long lagMillis, Long lagBytes,
+		List<TableStatus> tables,
 		Instant startedAt, String lastError) {
 
 	/** Pipeline lifecycle states. */
@@ -49,8 +52,9 @@ public record PipelineStatus(State state, Source source, Positions position, lon
 	 *
 	 * @param delivered last transaction boundary whose changes were all handed to the buffers
 	 * @param confirmed oldest position any table would resume from (persisted)
+	 * @param sourceHead the source's binlog head, read about once a second
 	 */
-	public record Positions(String delivered, String confirmed) {
+	public record Positions(String delivered, String confirmed, String sourceHead) {
 
 	}
 

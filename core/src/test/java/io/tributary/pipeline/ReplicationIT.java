@@ -55,6 +55,15 @@ class ReplicationIT {
 			TableStatus status = table(pipeline);
 			assertThat(status.rowsCopied()).isGreaterThan(0);
 			assertThat(workload.counts().transactions()).isGreaterThan(0);
+			// Idle and caught up: heartbeats, not events, arrive, and the lag reads zero.
+			long idleDeadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+			PipelineStatus idle = pipeline.status();
+			while (idle.lagBytes() == null || idle.lagBytes() != 0 || idle.lagMillis() != 0) {
+				assertThat(System.nanoTime()).as("lag zero when idle: " + idle).isLessThan(idleDeadline);
+				Thread.sleep(50);
+				idle = pipeline.status();
+			}
+			assertThat(idle.position().sourceHead()).isNotNull();
 			TableComparison.assertEqual(sourcePool, src + ".orders", sourcePool, dst + ".orders");
 		}
 		finally {

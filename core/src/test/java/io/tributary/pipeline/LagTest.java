@@ -1,0 +1,28 @@
+package io.tributary.pipeline;
+
+import org.junit.jupiter.api.Test;
+
+import io.tributary.source.Position;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class LagTest {
+
+	@Test
+	void countsBytesToTheHeadInTheSameFile() {
+		assertThat(Pipeline.lagBytes(Position.of("b.000003", 1_000), Position.of("b.000003", 5_000))).isEqualTo(4_000);
+	}
+
+	@Test
+	void isZeroAtOrPastTheHead() {
+		assertThat(Pipeline.lagBytes(Position.of("b.000003", 5_000), Position.of("b.000003", 5_000))).isZero();
+		assertThat(Pipeline.lagBytes(Position.of("b.000004", 4), Position.of("b.000003", 5_000))).isZero();
+	}
+
+	@Test
+	void isUnknownAcrossFilesOrWithoutAHead() {
+		assertThat(Pipeline.lagBytes(Position.of("b.000002", 1_000), Position.of("b.000003", 5_000))).isNull();
+		assertThat(Pipeline.lagBytes(Position.of("b.000002", 1_000), null)).isNull();
+	}
+
+}
