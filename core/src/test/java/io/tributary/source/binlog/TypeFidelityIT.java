@@ -38,7 +38,16 @@ class TypeFidelityIT {
 			c CHAR(10), vc VARCHAR(100), tx TEXT, l1 VARCHAR(20) CHARACTER SET latin1,
 			bn BINARY(4), vb VARBINARY(10), bl BLOB, e ENUM('small','medium','large'), st SET('x','y','z'),
 			dt DATE, tm TIME, tm6 TIME(6), dt0 DATETIME, dt3 DATETIME(3), dt6 DATETIME(6),
-			ts0 TIMESTAMP NULL DEFAULT NULL, ts6 TIMESTAMP(6) NULL DEFAULT NULL, yr YEAR, js JSON""";
+			ts0 TIMESTAMP NULL DEFAULT NULL, ts6 TIMESTAMP(6) NULL DEFAULT NULL, yr YEAR, js JSON,
+			dt1 DATETIME(1), dt2 DATETIME(2), dt4 DATETIME(4), dt5 DATETIME(5), ts1 TIMESTAMP(1) NULL DEFAULT NULL,
+			ts2 TIMESTAMP(2) NULL DEFAULT NULL, ts3 TIMESTAMP(3) NULL DEFAULT NULL, ts4 TIMESTAMP(4) NULL DEFAULT NULL,
+			ts5 TIMESTAMP(5) NULL DEFAULT NULL, tm1 TIME(1), tm3 TIME(3), g GEOMETRY NULL""";
+
+	/** Values of the fractional-second and geometry columns, appended to every row. */
+	private static final String FRACTIONS = ", '2024-01-01 00:00:00.1', '2024-01-01 00:00:00.12', "
+			+ "'2024-01-01 00:00:00.1234', '2024-01-01 00:00:00.12345', '2001-02-03 04:05:06.7', "
+			+ "'2001-02-03 04:05:06.78', '2001-02-03 04:05:06.789', '2001-02-03 04:05:06.7891', "
+			+ "'2001-02-03 04:05:06.78912', '-00:00:00.5', '-838:59:58.999', ST_GeomFromText('POLYGON((0 0, 1 0, 1 1, 0 0))'))";
 
 	private static final List<String> ROWS = List.of(
 			// Minimums, negatives, zero dates.
@@ -106,7 +115,8 @@ class TypeFidelityIT {
 		// Zero dates and the extreme TIME values need a permissive SQL mode.
 		statements[0] = "SET SESSION sql_mode = '', time_zone = '+00:00'";
 		for (int i = 0; i < ROWS.size(); i++) {
-			statements[i + 1] = "INSERT INTO t VALUES " + ROWS.get(i).formatted(firstId + i);
+			String row = ROWS.get(i).formatted(firstId + i);
+			statements[i + 1] = "INSERT INTO t VALUES " + row.substring(0, row.length() - 1) + FRACTIONS;
 		}
 		statements[ROWS.size() + 1] = "SET SESSION sql_mode = DEFAULT, time_zone = DEFAULT";
 		db.server().execute(schema, statements);
