@@ -113,12 +113,13 @@ public final class TargetTables {
 						+ " in the source but " + other[0] + " " + other[1] + " in the target." + advice);
 			}
 		}
-		List<String> targetKey = LayoutReader.primaryKeyColumns(connection, targetTable);
-		List<String> sourceKey = layout.keys().stream().map(Column::name).toList();
-		if (!targetKey.stream().map(String::toLowerCase).toList()
-			.equals(sourceKey.stream().map(String::toLowerCase).toList())) {
-			throw new SchemaException("Target table " + targetTable + " has primary key " + targetKey + " but source "
-					+ layout.table() + " has " + sourceKey + "." + advice);
+		List<String> sourceKey = layout.keys().stream().map((column) -> column.name().toLowerCase()).toList();
+		java.util.Map<String, List<String>> targetKeys = LayoutReader.uniqueKeys(connection, targetTable);
+		boolean keyed = targetKeys.values().stream()
+			.anyMatch((index) -> index.stream().map(String::toLowerCase).toList().equals(sourceKey));
+		if (!keyed) {
+			throw new SchemaException("Target table " + targetTable + " has no primary or unique key on " + sourceKey
+					+ ", the key of source " + layout.table() + " (it has " + targetKeys + ")." + advice);
 		}
 	}
 

@@ -173,8 +173,9 @@ public final class Pipeline implements AutoCloseable {
 	}
 
 	private Position prepare() throws SQLException {
-		ServerInfo info = Preflight.check(this.source, this.settings.source(),
-				this.tables.keySet().stream().toList());
+		ServerInfo info = Preflight.check(this.source, this.settings.source(), this.tables.keySet().stream().toList(),
+				this.settings.tables().stream().filter((t) -> !t.key().isEmpty()).map(TableMapping::source)
+					.collect(java.util.stream.Collectors.toSet()));
 		this.server = info;
 		// Server-wide problems are retried like an unreachable server: a SET GLOBAL fixes most of them.
 		info.requireUsable();
@@ -195,7 +196,7 @@ public final class Pipeline implements AutoCloseable {
 			try {
 				TableLayout layout;
 				try (Connection connection = this.source.getConnection()) {
-					layout = LayoutReader.read(connection, mapping.source());
+					layout = LayoutReader.read(connection, mapping.source(), mapping.key());
 				}
 				boolean targetHadRows = TargetTables.prepare(this.source, this.target, layout, mapping.target(),
 						"the target of " + mapping.source() + " in cdc.tables");
@@ -568,7 +569,7 @@ public final class Pipeline implements AutoCloseable {
 			try {
 				TableLayout next;
 				try (Connection connection = Pipeline.this.source.getConnection()) {
-					next = LayoutReader.read(connection, id);
+					next = LayoutReader.read(connection, id, table.mapping.key());
 				}
 				String change = SchemaChanges.incompatibility(current, next);
 				if (change != null) {

@@ -9,12 +9,20 @@ import io.tributary.source.TableId;
  *
  * @param source the source table
  * @param target the target table
+ * @param key columns of a NOT NULL unique key to merge changes by instead of the primary key;
+ * empty for the primary key
  */
-public record TableMapping(TableId source, TableId target) {
+public record TableMapping(TableId source, TableId target, java.util.List<String> key) {
 
 	public TableMapping {
 		Objects.requireNonNull(source, "source");
 		Objects.requireNonNull(target, "target");
+		key = (key != null) ? java.util.List.copyOf(key) : java.util.List.of();
+	}
+
+	/** Maps a table keyed by its primary key. */
+	public TableMapping(TableId source, TableId target) {
+		this(source, target, java.util.List.of());
 	}
 
 }

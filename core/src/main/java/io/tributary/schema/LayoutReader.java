@@ -29,6 +29,20 @@ public final class LayoutReader {
 	 * type Tributary cannot represent
 	 */
 	public static TableLayout read(Connection connection, TableId table) throws SQLException {
+		return read(connection, table, List.of());
+	}
+
+	/**
+	 * Reads the layout of a table keyed by configured columns instead of its primary key.
+	 * @param connection a connection to the server holding the table
+	 * @param table the table
+	 * @param key names of the key columns, which must be exactly the columns of a primary or unique
+	 * key and all NOT NULL; empty for the primary key
+	 * @return the layout
+	 * @throws SQLException on a database error
+	 * @throws SchemaException when the configured key is no such key
+	 */
+	public static TableLayout read(Connection connection, TableId table, List<String> key) throws SQLException {
 		List<Column> columns = new ArrayList<>();
 		try (PreparedStatement statement = connection.prepareStatement("""
 				SELECT COLUMN_NAME, DATA_TYPE, COLUMN_TYPE, CHARACTER_SET_NAME, CHARACTER_MAXIMUM_LENGTH,
@@ -48,8 +62,58 @@ public final class LayoutReader {
 			throw new SchemaException("Table " + table + " does not exist on the source (or the user lacks SELECT on it); "
 					+ "create it or correct the name in cdc.tables");
 		}
-		int[] key = primaryKey(connection, table, columns);
-		return new TableLayout(table, columns, key);
+		if (!key.isEmpty()) {
+			return new TableLayout(table, columns, configuredKey(connection, table, columns, key));
+		}
+		return new TableLayout(table, columns, primaryKey(connection, table, columns));
+	}
+
+	private static int[] configuredKey(Connection connection, TableId table, List<Column> columns, List<String> key)
+			throws SQLException {
+		boolean unique = uniqueKeys(connection, table).values().stream()
+			.anyMatch((index) -> index.size() == key.size() && index.stream().allMatch(
+					(name) -> key.stream().anyMatch(name::equalsIgnoreCase)));
+		if (!unique) {
+			throw new SchemaException("The key " + key + " configured for " + table + " is not the column list of a "
+					+ "primary or unique key of the table; name the columns of one, or add it: ALTER TABLE "
+					+ table.quoted() + " ADD UNIQUE (...)");
+		}
+		int[] ordinals = new int[key.size()];
+		for (int i = 0; i < ordinals.length; i++) {
+			String name = key.get(i);
+			Column column = columns.stream()
+				.filter((candidate) -> candidate.name().equalsIgnoreCase(name))
+				.findFirst()
+				.orElseThrow(() -> new SchemaException("Key column " + name + " of " + table + " is not a column"));
+			if (column.nullable()) {
+				throw new SchemaException("Key column " + name + " of " + table + " accepts NULL, and rows with NULL "
+						+ "in a unique key are not unique; make it NOT NULL or choose another key");
+			}
+			ordinals[i] = column.ordinal();
+		}
+		return ordinals;
+	}
+
+	/**
+	 * Returns a table's primary and unique keys, by index name, each as its column names in index
+	 * order.
+	 */
+	public static java.util.Map<String, List<String>> uniqueKeys(Connection connection, TableId table)
+			throws SQLException {
+		java.util.Map<String, List<String>> keys = new java.util.LinkedHashMap<>();
+		try (PreparedStatement statement = connection.prepareStatement("""
+				SELECT INDEX_NAME, COLUMN_NAME FROM information_schema.STATISTICS
+				WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND NON_UNIQUE = 0
+				ORDER BY INDEX_NAME, SEQ_IN_INDEX""")) {
+			statement.setString(1, table.schema());
+			statement.setString(2, table.table());
+			try (ResultSet rs = statement.executeQuery()) {
+				while (rs.next()) {
+					keys.computeIfAbsent(rs.getString(1), (name) -> new ArrayList<>()).add(rs.getString(2));
+				}
+			}
+		}
+		return keys;
 	}
 
 	private static int[] primaryKey(Connection connection, TableId table, List<Column> columns) throws SQLException {

@@ -74,6 +74,17 @@ public final class Preflight {
 	 */
 	public static ServerInfo check(DataSource source, SourceSettings settings, List<TableId> tables)
 			throws SQLException {
+		return check(source, settings, tables, java.util.Set.of());
+	}
+
+	/**
+	 * As {@link #check(DataSource, SourceSettings, List)}, for tables some of which are keyed by a
+	 * configured unique key instead of their primary key; for those the primary key is not
+	 * required (the layout reader validates the configured key).
+	 * @param keyConfigured tables with a configured key
+	 */
+	public static ServerInfo check(DataSource source, SourceSettings settings, List<TableId> tables,
+			java.util.Set<TableId> keyConfigured) throws SQLException {
 		String where = address(settings.host(), settings.port());
 		try (Connection connection = source.getConnection()) {
 			String version;
@@ -98,7 +109,7 @@ public final class Preflight {
 					where));
 			Map<TableId, String> tableProblems = new LinkedHashMap<>();
 			for (TableId table : tables) {
-				String problem = tableProblem(connection, table, account, where);
+				String problem = tableProblem(connection, table, account, where, keyConfigured.contains(table));
 				if (problem != null) {
 					tableProblems.putIfAbsent(table, problem);
 				}
@@ -326,8 +337,8 @@ public final class Preflight {
 	}
 
 	/** Returns why the table cannot be replicated, or {@code null} when it can. */
-	private static String tableProblem(Connection connection, TableId table, String account, String where)
-			throws SQLException {
+	private static String tableProblem(Connection connection, TableId table, String account, String where,
+			boolean keyConfigured) throws SQLException {
 		try (Statement statement = connection.createStatement();
 				ResultSet rs = statement.executeQuery("SELECT 1 FROM " + table.quoted() + " LIMIT 0")) {
 			rs.next();
@@ -358,9 +369,10 @@ public final class Preflight {
 			return "Table " + table + " on " + where + " is a view, whose rows never appear in the binary log: "
 					+ "replicate the tables it selects from instead";
 		}
-		if (LayoutReader.primaryKeyColumns(connection, table).isEmpty()) {
+		if (!keyConfigured && LayoutReader.primaryKeyColumns(connection, table).isEmpty()) {
 			return "Table " + table + " on " + where + " has no primary key; Tributary merges changes by key. "
-					+ "Add one: ALTER TABLE " + table.quoted() + " ADD PRIMARY KEY (...)";
+					+ "Add one: ALTER TABLE " + table.quoted() + " ADD PRIMARY KEY (...), or name the columns of a "
+					+ "unique key whose columns are all NOT NULL in the table's cdc.tables[n].key";
 		}
 		return null;
 	}

@@ -184,7 +184,8 @@ class PreflightIT {
 			assertThat(info.accepts(keyless)).isFalse();
 			assertThat(info.tableProblems().get(keyless)).isEqualTo("Table " + keyless + " on " + where
 					+ " has no primary key; Tributary merges changes by key. Add one: ALTER TABLE `" + schema
-					+ "`.`keyless` ADD PRIMARY KEY (...)");
+					+ "`.`keyless` ADD PRIMARY KEY (...), or name the columns of a unique key whose columns are all NOT NULL "
+					+ "in the table's cdc.tables[n].key");
 			assertThat(info.tableProblems().get(missing)).isEqualTo("Table " + missing + " does not exist on " + where
 					+ "; create it or correct the name in cdc.tables");
 			assertThat(info.tableProblems().get(hidden)).isEqualTo("User " + account + " cannot SELECT from " + hidden
