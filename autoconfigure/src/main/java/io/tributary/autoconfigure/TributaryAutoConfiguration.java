@@ -21,6 +21,7 @@ import io.tributary.pipeline.PipelineSettings;
 import io.tributary.pipeline.TableMapping;
 import io.tributary.source.SourceSettings;
 import io.tributary.source.TableId;
+import io.tributary.source.binlog.SourceJdbc;
 
 /**
  * Auto-configuration of a Tributary {@link Pipeline} from {@code cdc.*} properties.
@@ -40,9 +41,8 @@ public final class TributaryAutoConfiguration {
 			throw new IllegalStateException("cdc.source.username is not set: name a source user with REPLICATION SLAVE, "
 					+ "REPLICATION CLIENT and SELECT on the replicated tables");
 		}
-		HikariDataSource sourcePool = pool("tributary-source",
-				"jdbc:mysql://" + source.getHost() + ":" + source.getPort()
-						+ "/?allowPublicKeyRetrieval=true&connectTimeout=" + source.getConnectTimeout().toMillis(),
+		// Same address and TLS settings as the replication connection; the settings' server id goes unused.
+		HikariDataSource sourcePool = pool("tributary-source", SourceJdbc.url(sourceSettings(source)),
 				source.getUsername(), source.getPassword(), 6, source.getConnectTimeout());
 		TributaryProperties.Target target = properties.getTarget();
 		String url = target.getUrl();
@@ -92,11 +92,7 @@ public final class TributaryAutoConfiguration {
 	}
 
 	static PipelineSettings settings(TributaryProperties properties, String targetSchema) {
-		TributaryProperties.Source source = properties.getSource();
-		long serverId = (source.getServerId() != null) ? source.getServerId()
-				: 100_000 + new SecureRandom().nextInt(Integer.MAX_VALUE - 100_000);
-		SourceSettings sourceSettings = new SourceSettings(source.getHost(), source.getPort(), source.getUsername(),
-				source.getPassword(), serverId, source.getConnectTimeout(), source.getHeartbeatInterval());
+		SourceSettings sourceSettings = sourceSettings(properties.getSource());
 		if (properties.getTables().isEmpty()) {
 			throw new IllegalStateException("cdc.tables is empty: list the tables to replicate (cdc.tables[0].source="
 					+ "shop.orders) or set cdc.enabled=false");
@@ -110,14 +106,23 @@ public final class TributaryAutoConfiguration {
 			}
 			TableId sourceTable = TableId.parse(table.getSource(), null);
 			String targetName = (table.getTarget() != null) ? table.getTarget() : sourceTable.table();
-			tables.add(new TableMapping(sourceTable, parseTarget(targetName, targetSchema, key + ".target")));
+			tables.add(new TableMapping(sourceTable, parseTarget(targetName, targetSchema, key + ".target"),
+					table.getKey()));
 		}
 		TributaryProperties.Flush flush = properties.getFlush();
 		TributaryProperties.Checkpoint checkpoint = properties.getCheckpoint();
 		return new PipelineSettings(checkpoint.getPipeline(), sourceSettings, tables, flush.getInterval(),
 				parseTarget(checkpoint.getTable(), targetSchema, "cdc.checkpoint.table"), checkpoint.getInterval(),
 				properties.getCopy().getChunkRows(), flush.getBatchRows(), flush.getBatchBytes().toBytes(),
-				checkpoint.getInvalidBehavior());
+				checkpoint.getInvalidBehavior(), properties.getBuffer().getSoftLimit().toBytes());
+	}
+
+	private static SourceSettings sourceSettings(TributaryProperties.Source source) {
+		long serverId = (source.getServerId() != null) ? source.getServerId()
+				: 100_000 + new SecureRandom().nextInt(Integer.MAX_VALUE - 100_000);
+		return new SourceSettings(source.getHost(), source.getPort(), source.getUsername(), source.getPassword(),
+				serverId, source.getConnectTimeout(), source.getHeartbeatInterval(), source.getSslMode(),
+				source.getSslCa());
 	}
 
 	private static TableId parseTarget(String name, String defaultSchema, String key) {

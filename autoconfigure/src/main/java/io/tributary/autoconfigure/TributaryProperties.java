@@ -8,6 +8,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.unit.DataSize;
 
 import io.tributary.pipeline.InvalidCheckpointBehavior;
+import io.tributary.source.SslMode;
 
 /**
  * Configuration of Tributary, under the {@code cdc} prefix.
@@ -30,6 +31,8 @@ public class TributaryProperties {
 	private List<Table> tables = new ArrayList<>();
 
 	private final Flush flush = new Flush();
+
+	private final Buffer buffer = new Buffer();
 
 	private final Copy copy = new Copy();
 
@@ -63,6 +66,10 @@ public class TributaryProperties {
 
 	public Flush getFlush() {
 		return this.flush;
+	}
+
+	public Buffer getBuffer() {
+		return this.buffer;
 	}
 
 	public Copy getCopy() {
@@ -118,6 +125,18 @@ public class TributaryProperties {
 		 */
 		private Duration heartbeatInterval = Duration.ofSeconds(5);
 
+		/**
+		 * How connections to the source use TLS: disabled, preferred, required, verify-ca or
+		 * verify-identity.
+		 */
+		private SslMode sslMode = SslMode.PREFERRED;
+
+		/**
+		 * PEM file of the certificate authority that signed the source's certificate, for verify-ca
+		 * and verify-identity. Defaults to the JVM's trust store.
+		 */
+		private String sslCa;
+
 		public String getHost() {
 			return this.host;
 		}
@@ -172,6 +191,22 @@ public class TributaryProperties {
 
 		public void setHeartbeatInterval(Duration heartbeatInterval) {
 			this.heartbeatInterval = heartbeatInterval;
+		}
+
+		public SslMode getSslMode() {
+			return this.sslMode;
+		}
+
+		public void setSslMode(SslMode sslMode) {
+			this.sslMode = sslMode;
+		}
+
+		public String getSslCa() {
+			return this.sslCa;
+		}
+
+		public void setSslCa(String sslCa) {
+			this.sslCa = sslCa;
 		}
 
 	}
@@ -252,6 +287,20 @@ public class TributaryProperties {
 		 */
 		private String target;
 
+		/**
+		 * Columns of a unique key whose columns are all NOT NULL, to merge changes by instead of
+		 * the primary key (for tables without one). Empty for the primary key.
+		 */
+		private List<String> key = new ArrayList<>();
+
+		public List<String> getKey() {
+			return this.key;
+		}
+
+		public void setKey(List<String> key) {
+			this.key = key;
+		}
+
 		public String getSource() {
 			return this.source;
 		}
@@ -266,6 +315,27 @@ public class TributaryProperties {
 
 		public void setTarget(String target) {
 			this.target = target;
+		}
+
+	}
+
+	/**
+	 * Per-table buffers of changes waiting to be applied.
+	 */
+	public static class Buffer {
+
+		/**
+		 * Memory per table at or above which the binlog reader waits for a flush before adding
+		 * a change for a new key (one larger row is still admitted). Negative for no limit.
+		 */
+		private DataSize softLimit = DataSize.ofMegabytes(256);
+
+		public DataSize getSoftLimit() {
+			return this.softLimit;
+		}
+
+		public void setSoftLimit(DataSize softLimit) {
+			this.softLimit = softLimit;
 		}
 
 	}

@@ -1,6 +1,10 @@
 package io.tributary.autoconfigure;
 
+import java.nio.file.Path;
+
+import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -14,7 +18,10 @@ import io.tributary.autoconfigure.endpoint.CdcEndpointAutoConfiguration;
 import io.tributary.pipeline.Pipeline;
 import io.tributary.pipeline.PipelineSettings;
 import io.tributary.pipeline.TableMapping;
+import io.tributary.source.SourceSettings;
+import io.tributary.source.SslMode;
 import io.tributary.source.TableId;
+import io.tributary.test.TestCertificateAuthority;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -44,6 +51,45 @@ class TributaryAutoConfigurationTest {
 					new TableMapping(new TableId("shop", "orders"), new TableId("replica", "orders")),
 					new TableMapping(new TableId("shop", "order_items"), new TableId("archive", "items")));
 			assertThat(settings.checkpointTable()).isEqualTo(new TableId("replica", "tributary_checkpoint"));
+		});
+	}
+
+	@Test
+	void passesTlsSettingsToTheSource(@TempDir Path directory) {
+		Path ca = TestCertificateAuthority.create("Source CA").writeCertificate(directory.resolve("source-ca.pem"));
+		this.runner.withPropertyValues("cdc.source.ssl-mode=verify-ca", "cdc.source.ssl-ca=" + ca).run((context) -> {
+			SourceSettings source = TributaryAutoConfiguration
+				.settings(context.getBean(TributaryProperties.class), "replica")
+				.source();
+			assertThat(source.sslMode()).isEqualTo(SslMode.VERIFY_CA);
+			assertThat(source.sslCa()).isEqualTo(ca.toString());
+			HikariDataSource pool = (HikariDataSource) context.getBean(TributaryConnections.class).source();
+			assertThat(pool.getJdbcUrl()).startsWith("jdbc:mysql://127.0.0.1:1/?sslMode=VERIFY_CA&")
+				.contains("&trustCertificateKeyStoreUrl=file", "&trustCertificateKeyStoreType=PKCS12")
+				.doesNotContain("allowPublicKeyRetrieval");
+		});
+	}
+
+	@Test
+	void failsWithAClearMessageWhenTheCaFileIsMissing(@TempDir Path directory) {
+		Path missing = directory.resolve("missing.pem");
+		this.runner.withPropertyValues("cdc.source.ssl-mode=verify-identity", "cdc.source.ssl-ca=" + missing)
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.hasStackTraceContaining("The source's CA file " + missing + " (cdc.source.ssl-ca) does not exist"));
+	}
+
+	@Test
+	void prefersTlsByDefault() {
+		this.runner.run((context) -> {
+			SourceSettings source = TributaryAutoConfiguration.settings(context.getBean(TributaryProperties.class),
+					"replica")
+				.source();
+			assertThat(source.sslMode()).isEqualTo(SslMode.PREFERRED);
+			assertThat(source.sslCa()).isNull();
+			HikariDataSource pool = (HikariDataSource) context.getBean(TributaryConnections.class).source();
+			assertThat(pool.getJdbcUrl()).isEqualTo(
+					"jdbc:mysql://127.0.0.1:1/?sslMode=PREFERRED&allowPublicKeyRetrieval=true&connectTimeout=10000");
 		});
 	}
 

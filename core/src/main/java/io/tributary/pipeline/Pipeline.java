@@ -139,6 +139,9 @@ public final class Pipeline implements AutoCloseable {
 				awaitSignal(this.settings.flushInterval());
 			}
 			stopSnapshots();
+			// A reader waiting for buffer room keeps its change and ends; nothing is dropped.
+			this.tables.values().stream().map((t) -> t.subscription).filter(java.util.Objects::nonNull)
+				.forEach(BufferedSubscription::close);
 			this.reader.close();
 			cycle();
 			saveCheckpoints(true);
@@ -232,7 +235,7 @@ public final class Pipeline implements AutoCloseable {
 							targetHadRows ? applier::keysIn : null);
 					snapshots++;
 				}
-				table.subscription = new BufferedSubscription(layout);
+				table.subscription = new BufferedSubscription(layout, this.settings.bufferSoftLimitBytes(), this::wake);
 				this.reader.subscribe(layout);
 			}
 			catch (RuntimeException ex) {

@@ -20,10 +20,12 @@ import io.tributary.source.TableId;
  * @param batchRows most rows per apply statement
  * @param batchBytes approximate most bytes of values per apply statement
  * @param invalidCheckpointBehavior what to do with a checkpoint the source can no longer serve
+ * @param bufferSoftLimitBytes bytes of buffered changes per table at or above which the reader
+ * waits; negative for no limit
  */
 public record PipelineSettings(String name, SourceSettings source, List<TableMapping> tables, Duration flushInterval,
 		TableId checkpointTable, Duration checkpointInterval, int chunkRows, int batchRows, long batchBytes,
-		InvalidCheckpointBehavior invalidCheckpointBehavior) {
+		InvalidCheckpointBehavior invalidCheckpointBehavior, long bufferSoftLimitBytes) {
 
 	public PipelineSettings {
 		Objects.requireNonNull(name, "name");
@@ -48,22 +50,43 @@ public record PipelineSettings(String name, SourceSettings source, List<TableMap
 	/** Returns settings with the defaults for everything but the source and the tables. */
 	public static PipelineSettings of(SourceSettings source, List<TableMapping> tables, TableId checkpointTable) {
 		return new PipelineSettings("default", source, tables, Duration.ofMillis(250), checkpointTable,
-				Duration.ofSeconds(1), 5_000, 1_000, 1024 * 1024, InvalidCheckpointBehavior.ERROR);
+				Duration.ofSeconds(1), 5_000, 1_000, 1024 * 1024, InvalidCheckpointBehavior.ERROR, 256L * 1024 * 1024);
 	}
 
 	public PipelineSettings withFlushInterval(Duration interval) {
 		return new PipelineSettings(this.name, this.source, this.tables, interval, this.checkpointTable,
-				this.checkpointInterval, this.chunkRows, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior);
+				this.checkpointInterval, this.chunkRows, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
+				this.bufferSoftLimitBytes);
 	}
 
 	public PipelineSettings withChunkRows(int rows) {
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
-				this.checkpointInterval, rows, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior);
+				this.checkpointInterval, rows, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
+				this.bufferSoftLimitBytes);
 	}
 
 	public PipelineSettings withInvalidCheckpointBehavior(InvalidCheckpointBehavior behavior) {
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
-				this.checkpointInterval, this.chunkRows, this.batchRows, this.batchBytes, behavior);
+				this.checkpointInterval, this.chunkRows, this.batchRows, this.batchBytes, behavior,
+				this.bufferSoftLimitBytes);
+	}
+
+	public PipelineSettings withSource(SourceSettings other) {
+		return new PipelineSettings(this.name, other, this.tables, this.flushInterval, this.checkpointTable,
+				this.checkpointInterval, this.chunkRows, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
+				this.bufferSoftLimitBytes);
+	}
+
+	public PipelineSettings withTables(List<TableMapping> other) {
+		return new PipelineSettings(this.name, this.source, other, this.flushInterval, this.checkpointTable,
+				this.checkpointInterval, this.chunkRows, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
+				this.bufferSoftLimitBytes);
+	}
+
+	public PipelineSettings withBufferSoftLimitBytes(long bytes) {
+		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
+				this.checkpointInterval, this.chunkRows, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
+				bytes);
 	}
 
 }

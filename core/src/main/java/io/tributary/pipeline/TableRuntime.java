@@ -73,7 +73,7 @@ final class TableRuntime {
 	TableStatus status(Position delivered) {
 		BufferedSubscription buffer = this.subscription;
 		BufferedSubscription.Counters counters = (buffer != null) ? buffer.counters()
-				: new BufferedSubscription.Counters(0, 0, 0, 0, 0);
+				: new BufferedSubscription.Counters(0, 0, 0, 0, 0, 0, 0, -1);
 		Copier copy = this.copier;
 		Position position = this.confirmed;
 		boolean flushed = counters.bufferedKeys() == 0 && position != null && position.equals(delivered);
@@ -81,7 +81,7 @@ final class TableRuntime {
 				(copy != null) ? copy.rowsCopied() : 0, (copy != null) ? copy.rowsEstimated() : 0,
 				(copy != null) ? copy.chunksCopied() : 0, counters.bufferedKeys(), counters.bufferedBytes(),
 				counters.keysAdded(), counters.droppedAboveHighWatermark(), counters.deferredInFlight(),
-				this.changesApplied, flushed, (position != null) ? position.toString() : null, this.lastFlush,
+				counters.parks(), counters.parkedMillis(), counters.softLimitBytes(), this.changesApplied, flushed, (position != null) ? position.toString() : null, this.lastFlush,
 				this.lastError);
 	}
 

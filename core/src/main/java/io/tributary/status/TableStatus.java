@@ -16,6 +16,9 @@ import java.time.Instant;
  * @param keysAdded changes added to the buffer since start
  * @param droppedAboveHighWatermark changes dropped because the snapshot will read them
  * @param deferredInFlight times a change waited for its chunk to land
+ * @param parkEvents times the reader waited for room under the buffer's soft limit
+ * @param parkedMillis total time the reader waited for room
+ * @param bufferSoftLimitBytes the buffer's soft limit, negative when there is none
  * @param changesApplied row images and deletes written to the target since start
  * @param allChangesFlushed whether nothing is buffered and the table's position equals the
  * delivered one
@@ -25,7 +28,8 @@ import java.time.Instant;
  */
 public record TableStatus(String name, String target, Phase phase, long rowsCopied, long rowsEstimated,
 		long chunksCopied, long bufferedKeys, long bufferedBytes, long keysAdded, long droppedAboveHighWatermark,
-		long deferredInFlight, long changesApplied, boolean allChangesFlushed, String confirmedPosition,
+		long deferredInFlight, long parkEvents, long parkedMillis, long bufferSoftLimitBytes, long changesApplied,
+		boolean allChangesFlushed, String confirmedPosition,
 		Flush lastFlush, String lastError) {
 
 	/** Table phases. */

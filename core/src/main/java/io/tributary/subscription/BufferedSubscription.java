@@ -24,6 +24,11 @@ import io.tributary.source.RowChange;
  * again. {@link #oldestPending()} is the smallest such boundary over every entry still held, and
  * the confirm bound of the catch-up loop is never past it.
  *
+ * <p>Memory is bounded by a soft limit: an add of a new key waits while the buffer already holds
+ * the limit or more, and asks for a flush. The check is made before the add, so a single row larger
+ * than the limit is still admitted, and replacing the change of a key already held never waits (it
+ * frees the old image as it adds the new one). Each wait is counted.
+ *
  * <p>Thread safety: the binlog reader adds while the catch-up loop drains and requeues; one lock
  * guards the map, the byte count and the pending-position index.
  */
@@ -46,8 +51,32 @@ public final class BufferedSubscription {
 
 	private long deferredInFlight;
 
+	private final long softLimitBytes;
+
+	private final Runnable flushRequest;
+
+	private long parks;
+
+	private long parkedNanos;
+
+	private boolean closed;
+
+	/** Creates a buffer without a memory limit. */
 	public BufferedSubscription(TableLayout layout) {
+		this(layout, -1, () -> {
+		});
+	}
+
+	/**
+	 * Creates a buffer.
+	 * @param layout the table's layout
+	 * @param softLimitBytes bytes at or above which adds of new keys wait; negative for no limit
+	 * @param flushRequest asks the catch-up loop to flush soon; called when an add starts waiting
+	 */
+	public BufferedSubscription(TableLayout layout, long softLimitBytes, Runnable flushRequest) {
 		this.layout = layout;
+		this.softLimitBytes = softLimitBytes;
+		this.flushRequest = flushRequest;
 	}
 
 	public TableLayout layout() {
@@ -63,12 +92,46 @@ public final class BufferedSubscription {
 		Entry entry = new Entry(new RowKey(change.key()), change.image(), resumeFrom,
 				Values.sizeOf(change.key()) + Values.sizeOf(change.image()) + 96);
 		synchronized (this.lock) {
+			awaitRoom(entry.key());
 			Entry previous = this.entries.put(entry.key(), entry);
 			if (previous != null) {
 				forget(previous);
 			}
 			remember(entry);
 			this.keysAdded++;
+		}
+	}
+
+	/** Waits, holding no entry back, while the buffer is at or over its limit and the key is new. */
+	private void awaitRoom(RowKey key) {
+		if (this.softLimitBytes < 0 || this.bytes < this.softLimitBytes || this.closed
+				|| this.entries.containsKey(key)) {
+			return;
+		}
+		this.parks++;
+		long started = System.nanoTime();
+		try {
+			while (this.bytes >= this.softLimitBytes && !this.closed) {
+				this.flushRequest.run();
+				this.lock.wait(100);
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		finally {
+			this.parkedNanos += System.nanoTime() - started;
+		}
+	}
+
+	/**
+	 * Stops waiting for room: adds from now on never wait. Called when the pipeline stops, so a
+	 * reader waiting in {@link #add} can finish its change (which is kept, not lost) and end.
+	 */
+	public void close() {
+		synchronized (this.lock) {
+			this.closed = true;
+			this.lock.notifyAll();
 		}
 	}
 
@@ -110,6 +173,7 @@ public final class BufferedSubscription {
 			}
 			this.droppedAboveHighWatermark += dropped;
 			this.deferredInFlight += deferred;
+			this.lock.notifyAll();
 			return new Drain(upserts, deletes, deferred, dropped);
 		}
 	}
@@ -141,13 +205,14 @@ public final class BufferedSubscription {
 			this.entries.clear();
 			this.pending.clear();
 			this.bytes = 0;
+			this.lock.notifyAll();
 		}
 	}
 
 	public Counters counters() {
 		synchronized (this.lock) {
 			return new Counters(this.entries.size(), this.bytes, this.keysAdded, this.droppedAboveHighWatermark,
-					this.deferredInFlight);
+					this.deferredInFlight, this.parks, this.parkedNanos / 1_000_000, this.softLimitBytes);
 		}
 	}
 
@@ -205,9 +270,12 @@ public final class BufferedSubscription {
 	 * @param keysAdded changes added since start
 	 * @param droppedAboveHighWatermark changes dropped because the copier will read them
 	 * @param deferredInFlight times a change was kept back because its chunk was in flight
+	 * @param parks times an add waited for room under the soft limit
+	 * @param parkedMillis total time adds waited
+	 * @param softLimitBytes the soft limit, negative when there is none
 	 */
 	public record Counters(long bufferedKeys, long bufferedBytes, long keysAdded, long droppedAboveHighWatermark,
-			long deferredInFlight) {
+			long deferredInFlight, long parks, long parkedMillis, long softLimitBytes) {
 
 	}
 

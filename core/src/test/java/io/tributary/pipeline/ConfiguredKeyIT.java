@@ -42,10 +42,8 @@ class ConfiguredKeyIT {
 			awaitTable(refused, (t) -> t.phase() == Phase.FAILED, Duration.ofMinutes(1));
 			assertThat(table(refused).lastError()).contains("has no primary key").contains("cdc.tables[n].key");
 		}
-		PipelineSettings keyed = new PipelineSettings(plain.name(), plain.source(),
-				List.of(new TableMapping(new TableId(src, "t"), new TableId(dst, "t"), List.of("a", "b"))),
-				plain.flushInterval(), plain.checkpointTable(), plain.checkpointInterval(), plain.chunkRows(),
-				plain.batchRows(), plain.batchBytes(), plain.invalidCheckpointBehavior());
+		PipelineSettings keyed = plain
+			.withTables(List.of(new TableMapping(new TableId(src, "t"), new TableId(dst, "t"), List.of("a", "b"))));
 		try (Pipeline pipeline = new Pipeline(keyed, pool, pool)) {
 			pipeline.start();
 			awaitTable(pipeline, (t) -> t.phase() == Phase.STREAMING, Duration.ofMinutes(1));

@@ -151,11 +151,9 @@ class ReplicationIT {
 		db.server().execute(src, "CREATE TABLE t (id INT PRIMARY KEY)");
 		PipelineSettings clash = settings(src, dst, "t");
 		io.tributary.source.SourceSettings source = clash.source();
-		PipelineSettings sameServerId = new PipelineSettings(clash.name(),
-				new io.tributary.source.SourceSettings(source.host(), source.port(), source.username(),
-						source.password(), 1, source.connectTimeout(), source.heartbeatInterval()),
-				clash.tables(), clash.flushInterval(), clash.checkpointTable(), clash.checkpointInterval(),
-				clash.chunkRows(), clash.batchRows(), clash.batchBytes(), clash.invalidCheckpointBehavior());
+		PipelineSettings sameServerId = clash.withSource(new io.tributary.source.SourceSettings(source.host(),
+				source.port(), source.username(), source.password(), 1, source.connectTimeout(),
+				source.heartbeatInterval()));
 		try (Pipeline pipeline = new Pipeline(sameServerId, db.dataSource(null), db.dataSource(null))) {
 			pipeline.start();
 			long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();

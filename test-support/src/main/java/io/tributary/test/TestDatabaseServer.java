@@ -1,5 +1,6 @@
 package io.tributary.test;
 
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -9,6 +10,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
@@ -45,6 +47,11 @@ import org.slf4j.LoggerFactory;
  * with all privileges (including replication) on {@code %} and {@code localhost}; that account is
  * what {@link #username()} and {@link #password()} return. {@code root} with an empty password
  * also works over TCP.
+ *
+ * <p>An embedded server also accepts TLS connections: it presents a certificate for
+ * {@code 127.0.0.1} (and no other name) issued at start by a fresh test certificate authority,
+ * whose certificate {@link #caCertificate()} returns. Connections from {@link #jdbcUrl(String)}
+ * do not use TLS; tests that want it choose it themselves.
  *
  * <p>If the server fails to start, every later call of {@link #shared()} in the same JVM fails
  * immediately with the original error as the cause.
@@ -242,6 +249,15 @@ public final class TestDatabaseServer {
     /** Password of {@link #username()}. */
     public String password() {
         return backend.password();
+    }
+
+    /**
+     * PEM file of the certificate authority that signed the server's TLS certificate: present for
+     * an embedded server, whose certificate names {@code 127.0.0.1} only; empty for an external
+     * server. The file is deleted with the server's other files when the JVM exits.
+     */
+    public Optional<Path> caCertificate() {
+        return backend.caCertificate();
     }
 
     /** How long {@link #shared()} took to start and prepare the server. */

@@ -1,0 +1,116 @@
+package io.tributary.subscription;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+
+import org.junit.jupiter.api.Test;
+
+import io.tributary.schema.Column;
+import io.tributary.schema.TableLayout;
+import io.tributary.schema.ValueKind;
+import io.tributary.source.Position;
+import io.tributary.source.RowChange;
+import io.tributary.source.TableId;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The soft limit: 1 MB rows into an 8 MB buffer park the adder, which a drain releases; an
+ * oversized row and an overwrite of a buffered key are never held back.
+ */
+class SoftLimitTest {
+
+	private static final TableId TABLE = new TableId("s", "blobs");
+
+	private static final TableLayout LAYOUT = new TableLayout(TABLE,
+			List.of(new Column("id", 0, "bigint", "bigint", ValueKind.INTEGER, false, null, 0, 0, List.of(), false),
+					new Column("data", 1, "longblob", "longblob", ValueKind.BYTES, false, StandardCharsets.ISO_8859_1,
+							0, 0, List.of(), true)),
+			new int[] { 0 });
+
+	private static final long MB = 1024 * 1024;
+
+	private final AtomicInteger flushRequests = new AtomicInteger();
+
+	private final BufferedSubscription buffer = new BufferedSubscription(LAYOUT, 8 * MB,
+			this.flushRequests::incrementAndGet);
+
+	@Test
+	void parksTheReaderAtTheLimitAndKeepsMemoryBounded() throws Exception {
+		Thread reader = new Thread(() -> {
+			for (long id = 1; id <= 20; id++) {
+				this.buffer.add(row(id, MB), at(id));
+			}
+		});
+		reader.start();
+		await(() -> this.buffer.counters().parks() == 1 && isWaiting(reader));
+		BufferedSubscription.Counters parked = this.buffer.counters();
+		assertThat(parked.bufferedKeys()).isEqualTo(8);
+		assertThat(parked.bufferedBytes()).isLessThan(8 * MB + 2 * MB);
+		assertThat(this.flushRequests.get()).isPositive();
+		while (reader.isAlive()) {
+			this.buffer.drain(() -> Watermarks.NONE);
+			assertThat(this.buffer.counters().bufferedBytes()).isLessThan(8 * MB + 2 * MB);
+			reader.join(10);
+		}
+		assertThat(this.buffer.counters().keysAdded()).isEqualTo(20);
+		assertThat(this.buffer.counters().parks()).isGreaterThanOrEqualTo(2);
+	}
+
+	@Test
+	void admitsOneOversizedRow() {
+		this.buffer.add(row(1, 20 * MB), at(1));
+		assertThat(this.buffer.counters().bufferedBytes()).isGreaterThan(20 * MB);
+		assertThat(this.buffer.counters().parks()).isZero();
+	}
+
+	@Test
+	void overwritingABufferedKeyNeverWaits() {
+		for (long id = 1; id <= 8; id++) {
+			this.buffer.add(row(id, MB), at(id));
+		}
+		assertThat(this.buffer.counters().bufferedBytes()).isGreaterThanOrEqualTo(8 * MB);
+		this.buffer.add(row(3, MB), at(9));
+		assertThat(this.buffer.counters().parks()).isZero();
+		assertThat(this.buffer.counters().bufferedKeys()).isEqualTo(8);
+	}
+
+	@Test
+	void closingReleasesAParkedReaderWithItsChangeKept() throws Exception {
+		for (long id = 1; id <= 8; id++) {
+			this.buffer.add(row(id, MB), at(id));
+		}
+		Thread reader = new Thread(() -> this.buffer.add(row(99, MB), at(99)));
+		reader.start();
+		await(() -> this.buffer.counters().parks() == 1 && isWaiting(reader));
+		this.buffer.close();
+		reader.join(10_000);
+		assertThat(reader.isAlive()).isFalse();
+		assertThat(this.buffer.counters().bufferedKeys()).isEqualTo(9);
+	}
+
+	private static boolean isWaiting(Thread thread) {
+		Thread.State state = thread.getState();
+		return state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING;
+	}
+
+	private static void await(BooleanSupplier condition) throws InterruptedException {
+		long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+		while (!condition.getAsBoolean()) {
+			assertThat(System.nanoTime()).as("condition within 30 s").isLessThan(deadline);
+			Thread.sleep(5);
+		}
+	}
+
+	private static Position at(long offset) {
+		return Position.of("mysql-bin.000001", offset);
+	}
+
+	private static RowChange row(long id, long bytes) {
+		return new RowChange(TABLE, new Object[] { id }, new Object[] { id, new byte[(int) bytes] });
+	}
+
+}
