@@ -56,6 +56,24 @@ public final class Copier {
 
 	private volatile CopyWatermarks watermarks = CopyWatermarks.NOT_STARTED;
 
+	private volatile ChunkObserver observer = new ChunkObserver() {
+	};
+
+	/**
+	 * Hears about chunks as the copier moves on, on the copy thread; for instrumentation and for
+	 * tests that need to hold the copier at a chosen point.
+	 */
+	public interface ChunkObserver {
+
+		/**
+		 * Called before the chunk after {@code lowerExclusive} is bounded and dispatched.
+		 * @param lowerExclusive the key the chunk starts after, or {@code null} for the first chunk
+		 */
+		default void beforeDispatch(Object[] lowerExclusive) {
+		}
+
+	}
+
 	private volatile long rowsCopied;
 
 	private volatile long chunksCopied;
@@ -88,6 +106,11 @@ public final class Copier {
 		this.chunkRows = chunkRows;
 		this.targetKeys = targetKeys;
 		this.reconcileTarget = targetKeys != null;
+	}
+
+	/** Sets the observer of this copier's chunks. */
+	public void observe(ChunkObserver chunkObserver) {
+		this.observer = chunkObserver;
 	}
 
 	/** Returns the copier's current watermarks, for the drain to judge buffered keys with. */
@@ -138,6 +161,7 @@ public final class Copier {
 				logger.info("Snapshot of {} stopped after {} rows", this.layout.table(), this.rowsCopied);
 				return false;
 			}
+			this.observer.beforeDispatch(lower);
 			Object[] upper = probe((lower == null) ? probeFirst : probeNext, above, lower);
 			this.watermarks = new CopyWatermarks(true, false, comparable, this.watermarks.landed(),
 					(upper != null) ? new RowKey(upper) : null);

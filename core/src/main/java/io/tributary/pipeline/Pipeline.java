@@ -86,6 +86,8 @@ public final class Pipeline implements AutoCloseable {
 
 	private Thread control;
 
+	private volatile Copier.ChunkObserver chunkObserver;
+
 	private Thread copyThread;
 
 	private long lastCheckpointNanos;
@@ -111,6 +113,11 @@ public final class Pipeline implements AutoCloseable {
 			this.tables.put(mapping.source(), new TableRuntime(mapping));
 		}
 		this.reader = new BinlogChangeSource(settings.source(), new Router());
+	}
+
+	/** Sets an observer on every snapshot's chunks; call before {@link #start()}. */
+	void observeChunks(Copier.ChunkObserver observer) {
+		this.chunkObserver = observer;
 	}
 
 	/** Starts the pipeline on threads of its own and returns at once. */
@@ -233,6 +240,9 @@ public final class Pipeline implements AutoCloseable {
 					JdbcReplaceApplier applier = table.applier;
 					table.copier = new Copier(this.source, layout, applier, this.settings.chunkRows(),
 							targetHadRows ? applier::keysIn : null);
+					if (this.chunkObserver != null) {
+						table.copier.observe(this.chunkObserver);
+					}
 					snapshots++;
 				}
 				table.subscription = new BufferedSubscription(layout, this.settings.bufferSoftLimitBytes(), this::wake);
