@@ -114,7 +114,7 @@ public final class TributaryAutoConfiguration {
 		return new PipelineSettings(checkpoint.getPipeline(), sourceSettings, tables, flush.getInterval(),
 				parseTarget(checkpoint.getTable(), targetSchema, "cdc.checkpoint.table"), checkpoint.getInterval(),
 				properties.getCopy().getChunkRows(), flush.getBatchRows(), flush.getBatchBytes().toBytes(),
-				checkpoint.getInvalidBehavior(), properties.getBuffer().getSoftLimit().toBytes());
+				checkpoint.getInvalidBehavior(), properties.getBuffer().getSoftLimit().toBytes(), flush.getMaxChanges());
 	}
 
 	private static SourceSettings sourceSettings(TributaryProperties.Source source) {

@@ -351,6 +351,19 @@ public class TributaryProperties {
 		private Duration interval = Duration.ofMillis(250);
 
 		/**
+		 * Buffered changes of one table at which a flush starts without waiting for the interval.
+		 */
+		private int maxChanges = 10_000;
+
+		public int getMaxChanges() {
+			return this.maxChanges;
+		}
+
+		public void setMaxChanges(int maxChanges) {
+			this.maxChanges = maxChanges;
+		}
+
+		/**
 		 * Most rows per REPLACE or DELETE statement.
 		 */
 		private int batchRows = 1000;

@@ -245,7 +245,8 @@ public final class Pipeline implements AutoCloseable {
 					}
 					snapshots++;
 				}
-				table.subscription = new BufferedSubscription(layout, this.settings.bufferSoftLimitBytes(), this::wake);
+				table.subscription = new BufferedSubscription(layout, this.settings.bufferSoftLimitBytes(),
+						this.settings.flushMaxChanges(), this::wake);
 				this.reader.subscribe(layout);
 			}
 			catch (RuntimeException ex) {

@@ -22,10 +22,12 @@ import io.tributary.source.TableId;
  * @param invalidCheckpointBehavior what to do with a checkpoint the source can no longer serve
  * @param bufferSoftLimitBytes bytes of buffered changes per table at or above which the reader
  * waits; negative for no limit
+ * @param flushMaxChanges buffered changes of one table at which a flush starts before the interval
+ * is up
  */
 public record PipelineSettings(String name, SourceSettings source, List<TableMapping> tables, Duration flushInterval,
 		TableId checkpointTable, Duration checkpointInterval, int chunkRows, int batchRows, long batchBytes,
-		InvalidCheckpointBehavior invalidCheckpointBehavior, long bufferSoftLimitBytes) {
+		InvalidCheckpointBehavior invalidCheckpointBehavior, long bufferSoftLimitBytes, int flushMaxChanges) {
 
 	public PipelineSettings {
 		Objects.requireNonNull(name, "name");
@@ -39,7 +41,7 @@ public record PipelineSettings(String name, SourceSettings source, List<TableMap
 		if (flushInterval.isNegative() || flushInterval.isZero()) {
 			throw new IllegalArgumentException("Flush interval must be positive, was " + flushInterval);
 		}
-		if (chunkRows < 1 || batchRows < 1 || batchBytes < 1) {
+		if (chunkRows < 1 || batchRows < 1 || batchBytes < 1 || flushMaxChanges < 1) {
 			throw new IllegalArgumentException("Chunk and batch sizes must be positive");
 		}
 		if (tables.stream().map(TableMapping::source).distinct().count() != tables.size()) {
@@ -50,43 +52,50 @@ public record PipelineSettings(String name, SourceSettings source, List<TableMap
 	/** Returns settings with the defaults for everything but the source and the tables. */
 	public static PipelineSettings of(SourceSettings source, List<TableMapping> tables, TableId checkpointTable) {
 		return new PipelineSettings("default", source, tables, Duration.ofMillis(250), checkpointTable,
-				Duration.ofSeconds(1), 5_000, 1_000, 1024 * 1024, InvalidCheckpointBehavior.ERROR, 256L * 1024 * 1024);
+				Duration.ofSeconds(1), 5_000, 1_000, 1024 * 1024, InvalidCheckpointBehavior.ERROR, 256L * 1024 * 1024,
+				10_000);
 	}
 
 	public PipelineSettings withFlushInterval(Duration interval) {
 		return new PipelineSettings(this.name, this.source, this.tables, interval, this.checkpointTable,
 				this.checkpointInterval, this.chunkRows, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes);
+				this.bufferSoftLimitBytes, this.flushMaxChanges);
 	}
 
 	public PipelineSettings withChunkRows(int rows) {
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, rows, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes);
+				this.bufferSoftLimitBytes, this.flushMaxChanges);
 	}
 
 	public PipelineSettings withInvalidCheckpointBehavior(InvalidCheckpointBehavior behavior) {
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, this.chunkRows, this.batchRows, this.batchBytes, behavior,
-				this.bufferSoftLimitBytes);
+				this.bufferSoftLimitBytes, this.flushMaxChanges);
 	}
 
 	public PipelineSettings withSource(SourceSettings other) {
 		return new PipelineSettings(this.name, other, this.tables, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, this.chunkRows, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes);
+				this.bufferSoftLimitBytes, this.flushMaxChanges);
 	}
 
 	public PipelineSettings withTables(List<TableMapping> other) {
 		return new PipelineSettings(this.name, this.source, other, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, this.chunkRows, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes);
+				this.bufferSoftLimitBytes, this.flushMaxChanges);
 	}
 
 	public PipelineSettings withBufferSoftLimitBytes(long bytes) {
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, this.chunkRows, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				bytes);
+				bytes, this.flushMaxChanges);
+	}
+
+	public PipelineSettings withFlushMaxChanges(int changes) {
+		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
+				this.checkpointInterval, this.chunkRows, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
+				this.bufferSoftLimitBytes, changes);
 	}
 
 }

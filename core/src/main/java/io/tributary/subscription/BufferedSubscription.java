@@ -61,9 +61,13 @@ public final class BufferedSubscription {
 
 	private boolean closed;
 
+	private final long flushAtKeys;
+
+	private boolean flushRequested;
+
 	/** Creates a buffer without a memory limit. */
 	public BufferedSubscription(TableLayout layout) {
-		this(layout, -1, () -> {
+		this(layout, -1, Long.MAX_VALUE, () -> {
 		});
 	}
 
@@ -71,11 +75,15 @@ public final class BufferedSubscription {
 	 * Creates a buffer.
 	 * @param layout the table's layout
 	 * @param softLimitBytes bytes at or above which adds of new keys wait; negative for no limit
+	 * @param flushAtKeys number of buffered keys at which a flush is requested without waiting for
+	 * the next interval
 	 * @param flushRequest asks the catch-up loop to flush soon; called when an add starts waiting
+	 * or the buffer reaches {@code flushAtKeys}
 	 */
-	public BufferedSubscription(TableLayout layout, long softLimitBytes, Runnable flushRequest) {
+	public BufferedSubscription(TableLayout layout, long softLimitBytes, long flushAtKeys, Runnable flushRequest) {
 		this.layout = layout;
 		this.softLimitBytes = softLimitBytes;
+		this.flushAtKeys = flushAtKeys;
 		this.flushRequest = flushRequest;
 	}
 
@@ -99,6 +107,10 @@ public final class BufferedSubscription {
 			}
 			remember(entry);
 			this.keysAdded++;
+			if (!this.flushRequested && this.entries.size() >= this.flushAtKeys) {
+				this.flushRequested = true;
+				this.flushRequest.run();
+			}
 		}
 	}
 
@@ -173,6 +185,7 @@ public final class BufferedSubscription {
 			}
 			this.droppedAboveHighWatermark += dropped;
 			this.deferredInFlight += deferred;
+			this.flushRequested = false;
 			this.lock.notifyAll();
 			return new Drain(upserts, deletes, deferred, dropped);
 		}

@@ -123,6 +123,23 @@ class BufferedSubscriptionTest {
 		assertThat(this.buffer.oldestPending()).isEqualTo(at(100));
 	}
 
+	@Test
+	void requestsOneFlushWhenReachingMaxChanges() {
+		java.util.concurrent.atomic.AtomicInteger requests = new java.util.concurrent.atomic.AtomicInteger();
+		BufferedSubscription bounded = new BufferedSubscription(LAYOUT, -1, 3, requests::incrementAndGet);
+		bounded.add(upsert(1, "a"), at(1));
+		bounded.add(upsert(2, "b"), at(2));
+		assertThat(requests).hasValue(0);
+		bounded.add(upsert(3, "c"), at(3));
+		bounded.add(upsert(4, "d"), at(4));
+		assertThat(requests).hasValue(1);
+		bounded.drain(() -> Watermarks.NONE);
+		for (long id = 5; id <= 7; id++) {
+			bounded.add(upsert(id, "e"), at(id));
+		}
+		assertThat(requests).hasValue(2);
+	}
+
 	private static Position at(long offset) {
 		return Position.of("mysql-bin.000001", offset);
 	}

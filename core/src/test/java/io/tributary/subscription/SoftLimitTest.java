@@ -35,7 +35,7 @@ class SoftLimitTest {
 
 	private final AtomicInteger flushRequests = new AtomicInteger();
 
-	private final BufferedSubscription buffer = new BufferedSubscription(LAYOUT, 8 * MB,
+	private final BufferedSubscription buffer = new BufferedSubscription(LAYOUT, 8 * MB, Long.MAX_VALUE,
 			this.flushRequests::incrementAndGet);
 
 	@Test
