@@ -114,7 +114,8 @@ public final class TributaryAutoConfiguration {
 		return new PipelineSettings(checkpoint.getPipeline(), sourceSettings, tables, flush.getInterval(),
 				parseTarget(checkpoint.getTable(), targetSchema, "cdc.checkpoint.table"), checkpoint.getInterval(),
 				properties.getCopy().getChunkRows(), flush.getBatchRows(), flush.getBatchBytes().toBytes(),
-				checkpoint.getInvalidBehavior(), properties.getBuffer().getSoftLimit().toBytes(), flush.getMaxChanges());
+				checkpoint.getInvalidBehavior(), properties.getBuffer().getSoftLimit().toBytes(), flush.getMaxChanges(),
+				flush.getConcurrency());
 	}
 
 	private static SourceSettings sourceSettings(TributaryProperties.Source source) {

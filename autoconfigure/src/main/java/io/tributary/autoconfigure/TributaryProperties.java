@@ -235,7 +235,7 @@ public class TributaryProperties {
 		/**
 		 * Most connections Tributary opens to the target.
 		 */
-		private int maxConnections = 6;
+		private int maxConnections = 8;
 
 		public String getUrl() {
 			return this.url;
@@ -349,6 +349,20 @@ public class TributaryProperties {
 		 * How often buffered changes are applied and the position confirmed.
 		 */
 		private Duration interval = Duration.ofMillis(250);
+
+		/**
+		 * Most statements applying changes at once (per pipeline); lowered automatically while
+		 * statements meet deadlocks or lock wait timeouts, and grown back slowly.
+		 */
+		private int concurrency = 4;
+
+		public int getConcurrency() {
+			return this.concurrency;
+		}
+
+		public void setConcurrency(int concurrency) {
+			this.concurrency = concurrency;
+		}
 
 		/**
 		 * Buffered changes of one table at which a flush starts without waiting for the interval.

@@ -34,7 +34,7 @@ public final class JdbcReplaceApplier implements Applier {
 	private static final Logger logger = LoggerFactory.getLogger(JdbcReplaceApplier.class);
 
 	/** The server refuses statements with more placeholders than this. */
-	private static final int MAX_PLACEHOLDERS = 65_535;
+	static final int MAX_PLACEHOLDERS = 65_535;
 
 	private final DataSource target;
 
@@ -105,7 +105,7 @@ public final class JdbcReplaceApplier implements Applier {
 
 	@Override
 	public void delete(List<Object[]> keys) {
-		int perStatement = Math.max(1, Math.min(this.batchRows, MAX_PLACEHOLDERS / this.layout.keyColumns().length));
+		int perStatement = maxDeleteKeys();
 		for (int from = 0; from < keys.size(); from += perStatement) {
 			write(keys.subList(from, Math.min(keys.size(), from + perStatement)), false);
 		}
@@ -171,6 +171,23 @@ public final class JdbcReplaceApplier implements Applier {
 	}
 
 	private void write(List<Object[]> batch, boolean upsert) {
+		try {
+			writeStatement(batch, upsert);
+		}
+		catch (SQLException ex) {
+			throw new ApplyException((upsert ? "Upserting " : "Deleting ") + batch.size() + " rows in "
+					+ this.targetTable + " failed: " + ex.getMessage(), ex);
+		}
+	}
+
+	/**
+	 * Writes one batch as exactly one autocommit statement, whatever its size; the caller keeps
+	 * it within {@link #maxUpsertRows()} or {@link #maxDeleteKeys()}.
+	 * @param batch row images, or keys when {@code upsert} is false
+	 * @param upsert whether to REPLACE images rather than DELETE keys
+	 * @throws SQLException as the server reported it, so the caller can tell contention apart
+	 */
+	void writeStatement(List<Object[]> batch, boolean upsert) throws SQLException {
 		String sql = upsert ? replaceSql(batch) : "DELETE FROM " + this.targetTable.quoted() + " WHERE "
 				+ KeyPredicates.in(this.layout.keys(), batch.size());
 		try (Connection connection = this.target.getConnection()) {
@@ -187,13 +204,37 @@ public final class JdbcReplaceApplier implements Applier {
 				statement.executeUpdate();
 			}
 		}
-		catch (SQLException ex) {
-			throw new ApplyException((upsert ? "Upserting " : "Deleting ") + batch.size() + " rows in "
-					+ this.targetTable + " failed: " + ex.getMessage(), ex);
-		}
 		if (logger.isDebugEnabled()) {
 			logger.debug("{} {} rows in {}", upsert ? "Replaced" : "Deleted", batch.size(), this.targetTable);
 		}
+	}
+
+	/** Returns the most row images one REPLACE statement takes. */
+	int maxUpsertRows() {
+		return this.batchRows;
+	}
+
+	/** Returns the most keys one DELETE statement takes. */
+	int maxDeleteKeys() {
+		return Math.max(1, Math.min(this.batchRows, MAX_PLACEHOLDERS / this.layout.keyColumns().length));
+	}
+
+	/** Returns the approximate most bytes of values one statement carries. */
+	long maxBatchBytes() {
+		return this.batchBytes;
+	}
+
+	/** Returns how many leading columns of an image are written. */
+	int width() {
+		return this.width;
+	}
+
+	DataSource target() {
+		return this.target;
+	}
+
+	TableLayout layout() {
+		return this.layout;
 	}
 
 	private String replaceSql(List<Object[]> rows) {

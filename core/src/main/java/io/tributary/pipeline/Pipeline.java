@@ -16,7 +16,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.tributary.apply.ApplyException;
+import io.tributary.apply.ApplyWorkers;
 import io.tributary.apply.JdbcReplaceApplier;
+import io.tributary.apply.ParallelApplier;
 import io.tributary.apply.TargetTables;
 import io.tributary.checkpoint.CheckpointStore;
 import io.tributary.checkpoint.JdbcCheckpointStore;
@@ -88,6 +90,8 @@ public final class Pipeline implements AutoCloseable {
 
 	private volatile Copier.ChunkObserver chunkObserver;
 
+	private final ApplyWorkers applyWorkers;
+
 	private Thread copyThread;
 
 	private long lastCheckpointNanos;
@@ -113,6 +117,7 @@ public final class Pipeline implements AutoCloseable {
 			this.tables.put(mapping.source(), new TableRuntime(mapping));
 		}
 		this.reader = new BinlogChangeSource(settings.source(), new Router());
+		this.applyWorkers = new ApplyWorkers(settings.name(), settings.applyConcurrency());
 	}
 
 	/** Sets an observer on every snapshot's chunks; call before {@link #start()}. */
@@ -152,6 +157,7 @@ public final class Pipeline implements AutoCloseable {
 			this.reader.close();
 			cycle();
 			saveCheckpoints(true);
+			this.applyWorkers.close();
 			this.state = PipelineStatus.State.STOPPED;
 			logger.info("Pipeline {} stopped at {}", this.settings.name(), confirmed());
 		}
@@ -160,6 +166,7 @@ public final class Pipeline implements AutoCloseable {
 			this.state = PipelineStatus.State.FAILED;
 			logger.error("Pipeline {} failed", this.settings.name(), ex);
 			this.reader.close();
+			this.applyWorkers.close();
 		}
 	}
 
@@ -179,6 +186,7 @@ public final class Pipeline implements AutoCloseable {
 			}
 		}
 		this.state = PipelineStatus.State.STOPPED;
+		this.applyWorkers.close();
 		return null;
 	}
 
@@ -213,6 +221,8 @@ public final class Pipeline implements AutoCloseable {
 				table.layout = layout;
 				table.applier = new JdbcReplaceApplier(this.target, mapping.target(), layout, this.settings.batchRows(),
 						this.settings.batchBytes());
+				table.writer = ParallelApplier.create(table.applier, this.applyWorkers,
+						this.settings.applyConcurrency());
 				TableCheckpoint checkpoint = saved.get(mapping.source());
 				boolean resume = checkpoint != null && checkpoint.snapshotDone() && checkpoint.position() != null
 						&& checkpoint.target().equals(mapping.target());
@@ -329,7 +339,7 @@ public final class Pipeline implements AutoCloseable {
 			try {
 				drain = buffer.drain(table::watermarks);
 				if (!drain.isEmpty()) {
-					apply(table, drain);
+					apply(table, drain, delivered);
 				}
 			}
 			finally {
@@ -346,15 +356,11 @@ public final class Pipeline implements AutoCloseable {
 		saveCheckpoints(phaseChanged);
 	}
 
-	private void apply(TableRuntime table, BufferedSubscription.Drain drain) {
+	private void apply(TableRuntime table, BufferedSubscription.Drain drain, Position delivered) {
 		long started = System.nanoTime();
 		try {
-			if (!drain.deletes().isEmpty()) {
-				table.applier.delete(drain.deletes().stream().map((entry) -> entry.key().values()).toList());
-			}
-			if (!drain.upserts().isEmpty()) {
-				table.applier.upsert(drain.upserts().stream().map(BufferedSubscription.Entry::image).toList());
-			}
+			table.writer.apply(drain.upserts().stream().map(BufferedSubscription.Entry::image).toList(),
+					drain.deletes().stream().map((entry) -> entry.key().values()).toList(), delivered);
 			table.changesApplied += drain.size();
 			table.recordFlush(drain.size(), started, "ok");
 			if (table.lastError != null && table.phase != Phase.FAILED) {
@@ -610,6 +616,7 @@ public final class Pipeline implements AutoCloseable {
 					table.layout = next;
 					table.applier = new JdbcReplaceApplier(Pipeline.this.target, table.mapping.target(), next, width,
 							Pipeline.this.settings.batchRows(), Pipeline.this.settings.batchBytes());
+					table.writer = table.writer.withStatements(table.applier);
 				}
 				finally {
 					table.flushLock.unlock();

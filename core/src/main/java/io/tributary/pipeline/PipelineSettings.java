@@ -24,10 +24,12 @@ import io.tributary.source.TableId;
  * waits; negative for no limit
  * @param flushMaxChanges buffered changes of one table at which a flush starts before the interval
  * is up
+ * @param applyConcurrency most statements applying changes at once
  */
 public record PipelineSettings(String name, SourceSettings source, List<TableMapping> tables, Duration flushInterval,
 		TableId checkpointTable, Duration checkpointInterval, int chunkRows, int batchRows, long batchBytes,
-		InvalidCheckpointBehavior invalidCheckpointBehavior, long bufferSoftLimitBytes, int flushMaxChanges) {
+		InvalidCheckpointBehavior invalidCheckpointBehavior, long bufferSoftLimitBytes, int flushMaxChanges,
+		int applyConcurrency) {
 
 	public PipelineSettings {
 		Objects.requireNonNull(name, "name");
@@ -41,7 +43,7 @@ public record PipelineSettings(String name, SourceSettings source, List<TableMap
 		if (flushInterval.isNegative() || flushInterval.isZero()) {
 			throw new IllegalArgumentException("Flush interval must be positive, was " + flushInterval);
 		}
-		if (chunkRows < 1 || batchRows < 1 || batchBytes < 1 || flushMaxChanges < 1) {
+		if (chunkRows < 1 || batchRows < 1 || batchBytes < 1 || flushMaxChanges < 1 || applyConcurrency < 1) {
 			throw new IllegalArgumentException("Chunk and batch sizes must be positive");
 		}
 		if (tables.stream().map(TableMapping::source).distinct().count() != tables.size()) {
@@ -53,49 +55,55 @@ public record PipelineSettings(String name, SourceSettings source, List<TableMap
 	public static PipelineSettings of(SourceSettings source, List<TableMapping> tables, TableId checkpointTable) {
 		return new PipelineSettings("default", source, tables, Duration.ofMillis(250), checkpointTable,
 				Duration.ofSeconds(1), 5_000, 1_000, 1024 * 1024, InvalidCheckpointBehavior.ERROR, 256L * 1024 * 1024,
-				10_000);
+				10_000, 4);
 	}
 
 	public PipelineSettings withFlushInterval(Duration interval) {
 		return new PipelineSettings(this.name, this.source, this.tables, interval, this.checkpointTable,
 				this.checkpointInterval, this.chunkRows, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges);
+				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency);
 	}
 
 	public PipelineSettings withChunkRows(int rows) {
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, rows, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges);
+				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency);
 	}
 
 	public PipelineSettings withInvalidCheckpointBehavior(InvalidCheckpointBehavior behavior) {
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, this.chunkRows, this.batchRows, this.batchBytes, behavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges);
+				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency);
 	}
 
 	public PipelineSettings withSource(SourceSettings other) {
 		return new PipelineSettings(this.name, other, this.tables, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, this.chunkRows, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges);
+				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency);
 	}
 
 	public PipelineSettings withTables(List<TableMapping> other) {
 		return new PipelineSettings(this.name, this.source, other, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, this.chunkRows, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges);
+				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency);
 	}
 
 	public PipelineSettings withBufferSoftLimitBytes(long bytes) {
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, this.chunkRows, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				bytes, this.flushMaxChanges);
+				bytes, this.flushMaxChanges, this.applyConcurrency);
 	}
 
 	public PipelineSettings withFlushMaxChanges(int changes) {
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, this.chunkRows, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, changes);
+				this.bufferSoftLimitBytes, changes, this.applyConcurrency);
+	}
+
+	public PipelineSettings withApplyConcurrency(int concurrency) {
+		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
+				this.checkpointInterval, this.chunkRows, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
+				this.bufferSoftLimitBytes, this.flushMaxChanges, concurrency);
 	}
 
 }

@@ -31,6 +31,9 @@ final class TableRuntime {
 
 	volatile JdbcReplaceApplier applier;
 
+	/** Applies drained changes with parallel statements; wraps {@link #applier}. */
+	volatile io.tributary.apply.ParallelApplier writer;
+
 	volatile Copier copier;
 
 	volatile Phase phase = Phase.SNAPSHOTTING;
@@ -81,8 +84,19 @@ final class TableRuntime {
 				(copy != null) ? copy.rowsCopied() : 0, (copy != null) ? copy.rowsEstimated() : 0,
 				(copy != null) ? copy.chunksCopied() : 0, counters.bufferedKeys(), counters.bufferedBytes(),
 				counters.keysAdded(), counters.droppedAboveHighWatermark(), counters.deferredInFlight(),
-				counters.parks(), counters.parkedMillis(), counters.softLimitBytes(), this.changesApplied, flushed, (position != null) ? position.toString() : null, this.lastFlush,
-				this.lastError);
+				counters.parks(), counters.parkedMillis(), counters.softLimitBytes(), this.changesApplied, apply(),
+				flushed, (position != null) ? position.toString() : null, this.lastFlush, this.lastError);
+	}
+
+	private TableStatus.Apply apply() {
+		io.tributary.apply.ParallelApplier current = this.writer;
+		if (current == null) {
+			return null;
+		}
+		io.tributary.apply.ApplierCounters counters = current.counters();
+		return new TableStatus.Apply(counters.batchesApplied(), counters.batchesFailed(), counters.rowsUpserted(),
+				counters.keysDeleted(), counters.contentionEvents(), counters.retries(), counters.concurrency(),
+				counters.maxConcurrency());
 	}
 
 	void recordFlush(long rows, long startedNanos, String outcome) {

@@ -29,7 +29,7 @@ import java.time.Instant;
 public record TableStatus(String name, String target, Phase phase, long rowsCopied, long rowsEstimated,
 		long chunksCopied, long bufferedKeys, long bufferedBytes, long keysAdded, long droppedAboveHighWatermark,
 		long deferredInFlight, long parkEvents, long parkedMillis, long bufferSoftLimitBytes, long changesApplied,
-		boolean allChangesFlushed, String confirmedPosition,
+		Apply apply, boolean allChangesFlushed, String confirmedPosition,
 		Flush lastFlush, String lastError) {
 
 	/** Table phases. */
@@ -45,6 +45,23 @@ public record TableStatus(String name, String target, Phase phase, long rowsCopi
 		PAUSED,
 		/** Stopped with an error; see {@code lastError}. */
 		FAILED
+
+	}
+
+	/**
+	 * Counters of the statements that applied changes.
+	 *
+	 * @param batchesApplied statements that succeeded
+	 * @param batchesFailed statements that failed for good (their changes were put back)
+	 * @param rowsUpserted row images written
+	 * @param keysDeleted keys deleted
+	 * @param contentionEvents deadlocks and lock wait timeouts met
+	 * @param retries statements run again after contention
+	 * @param concurrency statements allowed at once now (halved on contention, grown back slowly)
+	 * @param maxConcurrency the configured most statements at once
+	 */
+	public record Apply(long batchesApplied, long batchesFailed, long rowsUpserted, long keysDeleted,
+			long contentionEvents, long retries, int concurrency, int maxConcurrency) {
 
 	}
 
