@@ -107,7 +107,7 @@ public final class TributaryAutoConfiguration {
 			TableId sourceTable = TableId.parse(table.getSource(), null);
 			String targetName = (table.getTarget() != null) ? table.getTarget() : sourceTable.table();
 			tables.add(new TableMapping(sourceTable, parseTarget(targetName, targetSchema, key + ".target"),
-					table.getKey()));
+					table.getKey(), table.getSnapshot()));
 		}
 		TributaryProperties.Flush flush = properties.getFlush();
 		TributaryProperties.Checkpoint checkpoint = properties.getCheckpoint();

@@ -8,6 +8,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.unit.DataSize;
 
 import io.tributary.pipeline.InvalidCheckpointBehavior;
+import io.tributary.pipeline.SnapshotMode;
 import io.tributary.source.SslMode;
 
 /**
@@ -292,6 +293,21 @@ public class TributaryProperties {
 		 * the primary key (for tables without one). Empty for the primary key.
 		 */
 		private List<String> key = new ArrayList<>();
+
+		/**
+		 * When the table's existing rows are copied: auto (when it has no usable checkpoint; a
+		 * copy cut short continues where it stopped), always (at every start) or never (a table
+		 * without a checkpoint only streams from the current position).
+		 */
+		private SnapshotMode snapshot = SnapshotMode.AUTO;
+
+		public SnapshotMode getSnapshot() {
+			return this.snapshot;
+		}
+
+		public void setSnapshot(SnapshotMode snapshot) {
+			this.snapshot = snapshot;
+		}
 
 		public List<String> getKey() {
 			return this.key;

@@ -46,7 +46,7 @@ public final class JdbcCheckpointStore implements CheckpointStore {
 			statement.execute("CREATE TABLE IF NOT EXISTS " + this.table.quoted() + " ("
 					+ "pipeline VARCHAR(190) NOT NULL, source_table VARCHAR(190) NOT NULL, "
 					+ "target_table VARCHAR(190) NOT NULL, snapshot_done BOOLEAN NOT NULL, "
-					+ "binlog_position TEXT NULL, updated_at TIMESTAMP(6) NOT NULL, "
+					+ "binlog_position TEXT NULL, copied_up_to TEXT NULL, updated_at TIMESTAMP(6) NOT NULL, "
 					+ "PRIMARY KEY (pipeline, source_table)) DEFAULT CHARSET = utf8mb4");
 		}
 		catch (SQLException ex) {
@@ -61,17 +61,18 @@ public final class JdbcCheckpointStore implements CheckpointStore {
 		Map<TableId, TableCheckpoint> checkpoints = new LinkedHashMap<>();
 		try (Connection connection = this.target.getConnection();
 				PreparedStatement statement = connection.prepareStatement("SELECT source_table, target_table, "
-						+ "snapshot_done, binlog_position, updated_at FROM " + this.table.quoted()
+						+ "snapshot_done, binlog_position, copied_up_to, updated_at FROM " + this.table.quoted()
 						+ " WHERE pipeline = ?")) {
 			statement.setString(1, this.pipeline);
 			try (ResultSet rs = statement.executeQuery()) {
 				while (rs.next()) {
 					TableId source = TableId.parse(rs.getString(1), null);
 					String position = rs.getString(4);
+					String copied = rs.getString(5);
 					checkpoints.put(source,
 							new TableCheckpoint(source, TableId.parse(rs.getString(2), null), rs.getBoolean(3),
 									(position != null) ? Position.parse(position) : null,
-									rs.getTimestamp(5).toInstant()));
+									(copied != null) ? KeyText.parse(copied) : null, rs.getTimestamp(6).toInstant()));
 				}
 			}
 		}
@@ -87,8 +88,8 @@ public final class JdbcCheckpointStore implements CheckpointStore {
 			return;
 		}
 		String sql = "REPLACE INTO " + this.table.quoted()
-				+ " (pipeline, source_table, target_table, snapshot_done, binlog_position, updated_at) VALUES "
-				+ String.join(", ", java.util.Collections.nCopies(checkpoints.size(), "(?, ?, ?, ?, ?, ?)"));
+				+ " (pipeline, source_table, target_table, snapshot_done, binlog_position, copied_up_to, updated_at) "
+				+ "VALUES " + String.join(", ", java.util.Collections.nCopies(checkpoints.size(), "(?, ?, ?, ?, ?, ?, ?)"));
 		try (Connection connection = this.target.getConnection();
 				PreparedStatement statement = connection.prepareStatement(sql)) {
 			int i = 1;
@@ -98,6 +99,7 @@ public final class JdbcCheckpointStore implements CheckpointStore {
 				statement.setString(i++, checkpoint.target().toString());
 				statement.setBoolean(i++, checkpoint.snapshotDone());
 				statement.setString(i++, (checkpoint.position() != null) ? checkpoint.position().toString() : null);
+				statement.setString(i++, (checkpoint.copiedUpTo() != null) ? KeyText.format(checkpoint.copiedUpTo()) : null);
 				statement.setTimestamp(i++, Timestamp.from(checkpoint.updatedAt()));
 			}
 			connection.setAutoCommit(true);

@@ -13,9 +13,11 @@ import io.tributary.source.TableId;
  * @param snapshotDone whether its snapshot finished; if not, a restart snapshots it again
  * @param position the binlog position from which every change of this table not yet in the
  * target can be read again
+ * @param copiedUpTo while the snapshot runs, the highest key whose chunk has landed (every key at
+ * or below it is in the target), so a restart continues after it; {@code null} otherwise
  * @param updatedAt when this checkpoint was written
  */
 public record TableCheckpoint(TableId source, TableId target, boolean snapshotDone, Position position,
-		Instant updatedAt) {
+		Object[] copiedUpTo, Instant updatedAt) {
 
 }

@@ -108,6 +108,29 @@ public final class Copier {
 		this.reconcileTarget = targetKeys != null;
 	}
 
+	private Object[] resumeAfter;
+
+	/**
+	 * Continues a copy that an earlier run left after {@code key}: every key at or below it is in
+	 * the target already. Call before {@link #run}.
+	 */
+	public void resumeAfter(Object[] key) {
+		this.resumeAfter = key;
+		RowKey landed = new RowKey(key);
+		// Keys above the landed bound will be read by this run's locking reads, so dropping their
+		// changes is as safe as in a fresh copy.
+		this.watermarks = new CopyWatermarks(true, false, this.layout.keyOrderIsComparable(), landed, landed);
+	}
+
+	/**
+	 * Returns the highest key whose chunk has landed, or {@code null} before the first one lands or
+	 * once the copy is done.
+	 */
+	public Object[] copiedUpTo() {
+		CopyWatermarks current = this.watermarks;
+		return (current.done() || current.landed() == null) ? null : current.landed().values();
+	}
+
 	/** Sets the observer of this copier's chunks. */
 	public void observe(ChunkObserver chunkObserver) {
 		this.observer = chunkObserver;
@@ -155,7 +178,10 @@ public final class Copier {
 		String probeNext = "SELECT " + keyList + from + " WHERE " + above.sql() + " ORDER BY " + order
 				+ " LIMIT 1 OFFSET ?";
 		String select = "SELECT " + this.layout.selectList() + from;
-		Object[] lower = null;
+		Object[] lower = this.resumeAfter;
+		if (lower != null) {
+			logger.info("Snapshot of {} continues after key {}", this.layout.table(), new RowKey(lower));
+		}
 		while (true) {
 			if (stopRequested.getAsBoolean()) {
 				logger.info("Snapshot of {} stopped after {} rows", this.layout.table(), this.rowsCopied);

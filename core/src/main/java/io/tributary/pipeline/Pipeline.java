@@ -224,9 +224,10 @@ public final class Pipeline implements AutoCloseable {
 				table.writer = ParallelApplier.create(table.applier, this.applyWorkers,
 						this.settings.applyConcurrency());
 				TableCheckpoint checkpoint = saved.get(mapping.source());
-				boolean resume = checkpoint != null && checkpoint.snapshotDone() && checkpoint.position() != null
-						&& checkpoint.target().equals(mapping.target());
-				String unavailable = resume ? SourceQueries.unavailable(checkpoint.position(), binaryLogs, this.source) : null;
+				boolean usable = mapping.snapshot() != SnapshotMode.ALWAYS && checkpoint != null
+						&& checkpoint.position() != null && checkpoint.target().equals(mapping.target());
+				String unavailable = usable ? SourceQueries.unavailable(checkpoint.position(), binaryLogs, this.source)
+						: null;
 				if (unavailable != null) {
 					if (this.settings.invalidCheckpointBehavior() == InvalidCheckpointBehavior.ERROR) {
 						throw new SchemaException("The checkpoint of " + mapping.source() + " is at "
@@ -236,20 +237,32 @@ public final class Pipeline implements AutoCloseable {
 					}
 					logger.warn("The checkpoint of {} is at {}, but {}; snapshotting the table again",
 							mapping.source(), checkpoint.position(), unavailable);
-					resume = false;
+					usable = false;
 				}
-				if (resume) {
+				if (usable && checkpoint.snapshotDone()) {
 					table.snapshotDone = true;
 					table.confirmed = checkpoint.position();
 					table.phase = Phase.CATCHING_UP;
 					resumeFrom = Position.min(resumeFrom, checkpoint.position());
 					logger.info("Table {} resumes from checkpoint {}", mapping.source(), checkpoint.position());
 				}
+				else if (mapping.snapshot() == SnapshotMode.NEVER && !usable) {
+					// Streams from the head read below; rows that exist already are not copied.
+					table.snapshotDone = true;
+					table.phase = Phase.CATCHING_UP;
+					logger.info("Table {} is not snapshotted (snapshot mode never)", mapping.source());
+				}
 				else {
 					table.phase = Phase.SNAPSHOTTING;
 					JdbcReplaceApplier applier = table.applier;
 					table.copier = new Copier(this.source, layout, applier, this.settings.chunkRows(),
 							targetHadRows ? applier::keysIn : null);
+					if (usable && checkpoint.copiedUpTo() != null) {
+						// A copy cut short: continue after its last landed chunk, streaming from its position.
+						table.copier.resumeAfter(checkpoint.copiedUpTo());
+						table.confirmed = checkpoint.position();
+						resumeFrom = Position.min(resumeFrom, checkpoint.position());
+					}
 					if (this.chunkObserver != null) {
 						table.copier.observe(this.chunkObserver);
 					}
@@ -270,7 +283,7 @@ public final class Pipeline implements AutoCloseable {
 			if (table.phase == Phase.CATCHING_UP) {
 				table.catchUpTarget = head;
 			}
-			else if (table.phase == Phase.SNAPSHOTTING) {
+			if (table.confirmed == null && (table.phase == Phase.SNAPSHOTTING || table.phase == Phase.CATCHING_UP)) {
 				table.confirmed = (resumeFrom != null) ? resumeFrom : head;
 			}
 		}
@@ -440,8 +453,10 @@ public final class Pipeline implements AutoCloseable {
 		Instant at = Instant.now();
 		for (TableRuntime table : this.tables.values()) {
 			if (table.confirmed != null && table.phase != Phase.FAILED) {
+				Copier copier = table.copier;
+				Object[] copiedUpTo = (!table.snapshotDone && copier != null) ? copier.copiedUpTo() : null;
 				rows.add(new TableCheckpoint(table.mapping.source(), table.mapping.target(), table.snapshotDone,
-						table.confirmed, at));
+						table.confirmed, copiedUpTo, at));
 			}
 		}
 		try {

@@ -11,18 +11,25 @@ import io.tributary.source.TableId;
  * @param target the target table
  * @param key columns of a NOT NULL unique key to merge changes by instead of the primary key;
  * empty for the primary key
+ * @param snapshot when the table's existing rows are copied
  */
-public record TableMapping(TableId source, TableId target, java.util.List<String> key) {
+public record TableMapping(TableId source, TableId target, java.util.List<String> key, SnapshotMode snapshot) {
 
 	public TableMapping {
 		Objects.requireNonNull(source, "source");
 		Objects.requireNonNull(target, "target");
 		key = (key != null) ? java.util.List.copyOf(key) : java.util.List.of();
+		snapshot = (snapshot != null) ? snapshot : SnapshotMode.AUTO;
 	}
 
-	/** Maps a table keyed by its primary key. */
+	/** Maps a table keyed by its primary key, snapshotted when it has no checkpoint. */
 	public TableMapping(TableId source, TableId target) {
-		this(source, target, java.util.List.of());
+		this(source, target, java.util.List.of(), SnapshotMode.AUTO);
+	}
+
+	/** Maps a table keyed by the given columns, snapshotted when it has no checkpoint. */
+	public TableMapping(TableId source, TableId target, java.util.List<String> key) {
+		this(source, target, key, SnapshotMode.AUTO);
 	}
 
 }
