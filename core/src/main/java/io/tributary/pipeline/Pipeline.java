@@ -510,25 +510,106 @@ public final class Pipeline implements AutoCloseable {
 	 * @throws InterruptedException when interrupted
 	 */
 	public void awaitCaughtUp(Duration timeout) throws TimeoutException, SQLException, InterruptedException {
-		Position head = SourceQueries.head(this.source);
-		// Only a cycle that starts after the head was read, with the reader positioned, can confirm it.
+		awaitConfirmed(SourceQueries.head(this.source), (table) -> true, timeout);
+	}
+
+	/**
+	 * Waits until the given tables have confirmed {@code head}: every change the source had written
+	 * up to it is applied. Only a cycle that starts after the head was read, with the reader
+	 * positioned, can confirm it.
+	 */
+	private void awaitConfirmed(Position head, java.util.function.Predicate<TableRuntime> which, Duration timeout)
+			throws TimeoutException, InterruptedException {
 		long cyclesBefore = this.positionedCycles;
 		long deadline = System.nanoTime() + timeout.toNanos();
 		while (true) {
-			Position confirmed = confirmed();
-			boolean snapshotting = this.tables.values().stream().anyMatch((t) -> t.phase == Phase.SNAPSHOTTING);
-			if (!snapshotting && this.positionedCycles > cyclesBefore + 1 && confirmed != null
-					&& confirmed.compareTo(head) >= 0) {
+			List<TableRuntime> selected = this.tables.values()
+				.stream()
+				.filter(which)
+				.filter((t) -> t.phase != Phase.FAILED && t.phase != Phase.PAUSED)
+				.toList();
+			boolean snapshotting = selected.stream().anyMatch((t) -> t.phase == Phase.SNAPSHOTTING);
+			boolean confirmed = selected.stream().allMatch((t) -> t.confirmed != null && t.confirmed.compareTo(head) >= 0);
+			if (!snapshotting && this.positionedCycles > cyclesBefore + 1 && confirmed) {
 				return;
 			}
 			if (this.state == PipelineStatus.State.FAILED || this.state == PipelineStatus.State.STOPPED) {
 				throw new IllegalStateException("Pipeline is " + this.state + ": " + this.lastError);
 			}
 			if (System.nanoTime() > deadline) {
-				throw new TimeoutException("Not caught up to " + head + " within " + timeout + "; confirmed " + confirmed);
+				throw new TimeoutException("Not caught up to " + head + " within " + timeout + "; confirmed " + confirmed());
 			}
 			wake();
 			Thread.sleep(20);
+		}
+	}
+
+	/**
+	 * Applies what is buffered now: returns after a whole catch-up cycle that started after this
+	 * call. Changes of a chunk still being copied stay buffered until it lands.
+	 * @param timeout how long to wait
+	 * @throws TimeoutException when no such cycle completes in time
+	 * @throws InterruptedException when interrupted
+	 */
+	public void flush(Duration timeout) throws TimeoutException, InterruptedException {
+		long wanted = this.cycles + 2;
+		long deadline = System.nanoTime() + timeout.toNanos();
+		while (this.cycles < wanted) {
+			if (this.state != PipelineStatus.State.RUNNING) {
+				throw new IllegalStateException("Pipeline is " + this.state + ": " + this.lastError);
+			}
+			if (System.nanoTime() > deadline) {
+				throw new TimeoutException("No flush completed within " + timeout);
+			}
+			wake();
+			Thread.sleep(5);
+		}
+	}
+
+	/**
+	 * Returns whether nothing is buffered and every active table's confirmed position equals the
+	 * delivered one.
+	 */
+	public boolean allChangesFlushed() {
+		Position delivered = this.reader.delivered();
+		return this.tables.values()
+			.stream()
+			.filter((t) -> t.phase != Phase.FAILED && t.phase != Phase.PAUSED)
+			.map((t) -> t.status(delivered))
+			.allMatch(TableStatus::allChangesFlushed);
+	}
+
+	/**
+	 * Makes a table's target equal to its source and keeps it so while {@code whileLocked} runs:
+	 * flushes without a lock first (to keep the locked part short), then takes
+	 * {@code LOCK TABLES ... READ} on the source table, which holds off its writers, waits until
+	 * every change up to the source head is applied, runs the callback, and unlocks. The source user
+	 * needs the LOCK TABLES privilege.
+	 * @param table the source table
+	 * @param timeout how long to wait for each of the two flushes; give up rather than hold the
+	 * lock long
+	 * @param whileLocked what to do while source and target are equal, for example a cutover
+	 * @return what the callback returned
+	 * @throws Exception what the callback threw, a {@link TimeoutException}, or a database error
+	 */
+	public <T> T flushUnderLock(TableId table, Duration timeout, java.util.concurrent.Callable<T> whileLocked)
+			throws Exception {
+		TableRuntime runtime = this.tables.get(table);
+		if (runtime == null || !runtime.isActive() || runtime.phase == Phase.SNAPSHOTTING) {
+			throw new IllegalStateException("Table " + table + " is not streaming"
+					+ ((runtime != null) ? " (" + runtime.phase + ")" : "; it is not in cdc.tables"));
+		}
+		awaitConfirmed(SourceQueries.head(this.source), (t) -> t == runtime, timeout);
+		try (Connection connection = this.source.getConnection();
+				java.sql.Statement statement = connection.createStatement()) {
+			statement.execute("LOCK TABLES " + table.quoted() + " READ");
+			try {
+				awaitConfirmed(SourceQueries.head(this.source), (t) -> t == runtime, timeout);
+				return whileLocked.call();
+			}
+			finally {
+				statement.execute("UNLOCK TABLES");
+			}
 		}
 	}
 
