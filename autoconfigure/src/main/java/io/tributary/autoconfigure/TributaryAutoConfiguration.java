@@ -43,7 +43,8 @@ public final class TributaryAutoConfiguration {
 		}
 		// Same address and TLS settings as the replication connection; the settings' server id goes unused.
 		HikariDataSource sourcePool = pool("tributary-source", SourceJdbc.url(sourceSettings(source)),
-				source.getUsername(), source.getPassword(), 6, source.getConnectTimeout());
+				source.getUsername(), source.getPassword(), properties.getCopy().getThreads() + 4,
+				source.getConnectTimeout());
 		TributaryProperties.Target target = properties.getTarget();
 		String url = target.getUrl();
 		String username = target.getUsername();
@@ -113,7 +114,7 @@ public final class TributaryAutoConfiguration {
 		TributaryProperties.Checkpoint checkpoint = properties.getCheckpoint();
 		return new PipelineSettings(checkpoint.getPipeline(), sourceSettings, tables, flush.getInterval(),
 				parseTarget(checkpoint.getTable(), targetSchema, "cdc.checkpoint.table"), checkpoint.getInterval(),
-				properties.getCopy().getChunkRows(), flush.getBatchRows(), flush.getBatchBytes().toBytes(),
+				copySizing(properties.getCopy()), flush.getBatchRows(), flush.getBatchBytes().toBytes(),
 				checkpoint.getInvalidBehavior(), properties.getBuffer().getSoftLimit().toBytes(), flush.getMaxChanges(),
 				flush.getConcurrency());
 	}
@@ -124,6 +125,11 @@ public final class TributaryAutoConfiguration {
 		return new SourceSettings(source.getHost(), source.getPort(), source.getUsername(), source.getPassword(),
 				serverId, source.getConnectTimeout(), source.getHeartbeatInterval(), source.getSslMode(),
 				source.getSslCa());
+	}
+
+	private static io.tributary.copy.CopySizing copySizing(TributaryProperties.Copy copy) {
+		return new io.tributary.copy.CopySizing(copy.getThreads(), copy.getChunkRows(), copy.getMinChunkRows(),
+				copy.getMaxChunkRows(), copy.getChunkTime());
 	}
 
 	private static TableId parseTarget(String name, String defaultSchema, String key) {

@@ -236,7 +236,7 @@ public class TributaryProperties {
 		/**
 		 * Most connections Tributary opens to the target.
 		 */
-		private int maxConnections = 8;
+		private int maxConnections = 12;
 
 		public String getUrl() {
 			return this.url;
@@ -435,9 +435,37 @@ public class TributaryProperties {
 	public static class Copy {
 
 		/**
-		 * Rows per snapshot chunk.
+		 * Chunks read and written in parallel by a snapshot.
+		 */
+		private int threads = 4;
+
+		/**
+		 * Rows of a snapshot's first chunk; later chunks follow chunk-time.
 		 */
 		private int chunkRows = 5000;
+
+		/**
+		 * Fewest rows per snapshot chunk.
+		 */
+		private int minChunkRows = 1000;
+
+		/**
+		 * Most rows per snapshot chunk.
+		 */
+		private int maxChunkRows = 100_000;
+
+		/**
+		 * Time one chunk should take to read and write; the chunk size moves toward it.
+		 */
+		private Duration chunkTime = Duration.ofMillis(500);
+
+		public int getThreads() {
+			return this.threads;
+		}
+
+		public void setThreads(int threads) {
+			this.threads = threads;
+		}
 
 		public int getChunkRows() {
 			return this.chunkRows;
@@ -445,6 +473,30 @@ public class TributaryProperties {
 
 		public void setChunkRows(int chunkRows) {
 			this.chunkRows = chunkRows;
+		}
+
+		public int getMinChunkRows() {
+			return this.minChunkRows;
+		}
+
+		public void setMinChunkRows(int minChunkRows) {
+			this.minChunkRows = minChunkRows;
+		}
+
+		public int getMaxChunkRows() {
+			return this.maxChunkRows;
+		}
+
+		public void setMaxChunkRows(int maxChunkRows) {
+			this.maxChunkRows = maxChunkRows;
+		}
+
+		public Duration getChunkTime() {
+			return this.chunkTime;
+		}
+
+		public void setChunkTime(Duration chunkTime) {
+			this.chunkTime = chunkTime;
 		}
 
 	}

@@ -48,7 +48,9 @@ public final class Copier {
 
 	private final Applier applier;
 
-	private final int chunkRows;
+	private volatile int chunkRows;
+
+	private final CopySizing sizing;
 
 	private final boolean reconcileTarget;
 
@@ -78,6 +80,7 @@ public final class Copier {
 
 	private volatile long chunksCopied;
 
+
 	private volatile long rowsEstimated;
 
 	/**
@@ -100,10 +103,23 @@ public final class Copier {
 	 * @param targetKeys reads target keys when the target held rows before the copy, else {@code null}
 	 */
 	public Copier(DataSource source, TableLayout layout, Applier applier, int chunkRows, TargetKeys targetKeys) {
+		this(source, layout, applier, CopySizing.fixed(chunkRows), targetKeys);
+	}
+
+	/**
+	 * Creates a copier.
+	 * @param source the source pool
+	 * @param layout the table's layout
+	 * @param applier writes chunks to the target; called from several threads at once
+	 * @param sizing threads and chunk sizing
+	 * @param targetKeys reads target keys when the target held rows before the copy, else {@code null}
+	 */
+	public Copier(DataSource source, TableLayout layout, Applier applier, CopySizing sizing, TargetKeys targetKeys) {
 		this.source = source;
 		this.layout = layout;
 		this.applier = applier;
-		this.chunkRows = chunkRows;
+		this.sizing = sizing;
+		this.chunkRows = sizing.initialChunkRows();
 		this.targetKeys = targetKeys;
 		this.reconcileTarget = targetKeys != null;
 	}
@@ -158,16 +174,21 @@ public final class Copier {
 	}
 
 	/**
-	 * Copies the whole table.
-	 * @param stopRequested polled between chunks; when true the copy returns early, not done
+	 * Copies the whole table. One thread (the caller) bounds and dispatches chunks in key order;
+	 * up to {@code threads} workers read and write them in parallel. The landed watermark moves only
+	 * over contiguous landed chunks, so everything at or below it is in the target; the dispatched
+	 * watermark is the upper bound of the newest dispatched chunk. Chunk size follows the target
+	 * time per chunk within the floor and ceiling.
+	 * @param stopRequested polled between chunks; when true no new chunk is dispatched, the ones in
+	 * flight finish, and the copy returns not done
 	 * @return whether the copy finished
 	 * @throws SQLException when a chunk keeps failing
 	 */
 	public boolean run(BooleanSupplier stopRequested) throws SQLException {
 		this.rowsEstimated = estimateRows();
 		boolean comparable = this.layout.keyOrderIsComparable();
-		logger.info("Snapshot of {} started (about {} rows, {} rows per chunk)", this.layout.table(),
-				this.rowsEstimated, this.chunkRows);
+		logger.info("Snapshot of {} started (about {} rows, {} thread(s), {} rows per chunk to start)",
+				this.layout.table(), this.rowsEstimated, this.sizing.threads(), this.chunkRows);
 		List<Column> keys = this.layout.keys();
 		KeyPredicates.Predicate above = KeyPredicates.greaterThan(keys);
 		KeyPredicates.Predicate atMost = KeyPredicates.atMost(keys);
@@ -182,51 +203,133 @@ public final class Copier {
 		if (lower != null) {
 			logger.info("Snapshot of {} continues after key {}", this.layout.table(), new RowKey(lower));
 		}
-		while (true) {
-			if (stopRequested.getAsBoolean()) {
-				logger.info("Snapshot of {} stopped after {} rows", this.layout.table(), this.rowsCopied);
-				return false;
+		ChunkLedger ledger = new ChunkLedger((this.resumeAfter != null) ? new RowKey(this.resumeAfter) : null);
+		java.util.concurrent.Semaphore slots = new java.util.concurrent.Semaphore(this.sizing.threads());
+		java.util.concurrent.ExecutorService workers = java.util.concurrent.Executors
+			.newFixedThreadPool(this.sizing.threads(), (task) -> {
+				Thread thread = new Thread(task, "tributary-copy-" + this.layout.table().table());
+				thread.setDaemon(true);
+				return thread;
+			});
+		java.util.concurrent.atomic.AtomicReference<Exception> failure = new java.util.concurrent.atomic.AtomicReference<>();
+		try {
+			while (true) {
+				if (stopRequested.getAsBoolean() || failure.get() != null) {
+					break;
+				}
+				this.observer.beforeDispatch(lower);
+				acquire(slots);
+				if (failure.get() != null) {
+					slots.release();
+					break;
+				}
+				Object[] upper = probe((lower == null) ? probeFirst : probeNext, above, lower, this.chunkRows);
+				int chunk = ledger.dispatch((upper != null) ? new RowKey(upper) : null);
+				publish(ledger, comparable);
+				StringBuilder sql = new StringBuilder(select);
+				List<Object> parameters = new ArrayList<>();
+				String glue = " WHERE ";
+				if (lower != null) {
+					sql.append(glue).append(above.sql());
+					parameters.addAll(above.parameters(lower));
+					glue = " AND ";
+				}
+				if (upper != null) {
+					sql.append(glue).append(atMost.sql());
+					parameters.addAll(atMost.parameters(upper));
+				}
+				sql.append(" ORDER BY ").append(order).append(" LOCK IN SHARE MODE");
+				Object[] chunkLower = lower;
+				workers.execute(() -> {
+					try {
+						long started = System.nanoTime();
+						List<Object[]> rows = readChunk(sql.toString(), parameters);
+						if (!rows.isEmpty()) {
+							this.applier.upsert(rows);
+						}
+						if (this.reconcileTarget) {
+							deleteVanished(chunkLower, upper, rows);
+						}
+						adjustChunkSize(rows.size(), System.nanoTime() - started);
+						synchronized (ledger) {
+							this.rowsCopied += rows.size();
+							this.chunksCopied++;
+							ledger.land(chunk);
+							publish(ledger, comparable);
+						}
+					}
+					catch (Exception ex) {
+						failure.compareAndSet(null, ex);
+					}
+					finally {
+						slots.release();
+					}
+				});
+				if (upper == null) {
+					break;
+				}
+				lower = upper;
 			}
-			this.observer.beforeDispatch(lower);
-			Object[] upper = probe((lower == null) ? probeFirst : probeNext, above, lower);
-			this.watermarks = new CopyWatermarks(true, false, comparable, this.watermarks.landed(),
-					(upper != null) ? new RowKey(upper) : null);
-			StringBuilder sql = new StringBuilder(select);
-			List<Object> parameters = new ArrayList<>();
-			String glue = " WHERE ";
-			if (lower != null) {
-				sql.append(glue).append(above.sql());
-				parameters.addAll(above.parameters(lower));
-				glue = " AND ";
-			}
-			if (upper != null) {
-				sql.append(glue).append(atMost.sql());
-				parameters.addAll(atMost.parameters(upper));
-			}
-			sql.append(" ORDER BY ").append(order).append(" LOCK IN SHARE MODE");
-			List<Object[]> rows = readChunk(sql.toString(), parameters);
-			if (!rows.isEmpty()) {
-				this.applier.upsert(rows);
-			}
-			if (this.reconcileTarget) {
-				deleteVanished(lower, upper, rows);
-			}
-			this.rowsCopied += rows.size();
-			this.chunksCopied++;
-			if (upper == null) {
-				this.watermarks = new CopyWatermarks(true, true, comparable, null, null);
-				logger.info("Snapshot of {} finished: {} rows in {} chunks", this.layout.table(), this.rowsCopied,
-						this.chunksCopied);
-				return true;
-			}
-			this.watermarks = new CopyWatermarks(true, false, comparable, new RowKey(upper), new RowKey(upper));
-			lower = upper;
+			// Let the chunks in flight land, so the landed watermark is exact when we return.
+			acquire(slots, this.sizing.threads());
+		}
+		finally {
+			workers.shutdownNow();
+		}
+		Exception failed = failure.get();
+		if (failed instanceof SQLException sql) {
+			throw sql;
+		}
+		if (failed instanceof RuntimeException runtime) {
+			throw runtime;
+		}
+		if (failed != null) {
+			throw new IllegalStateException(failed);
+		}
+		if (!ledger.allLanded() || !ledger.lastDispatched()) {
+			logger.info("Snapshot of {} stopped after {} rows", this.layout.table(), this.rowsCopied);
+			return false;
+		}
+		this.watermarks = new CopyWatermarks(true, true, comparable, null, null);
+		logger.info("Snapshot of {} finished: {} rows in {} chunks", this.layout.table(), this.rowsCopied,
+				this.chunksCopied);
+		return true;
+	}
+
+	private void publish(ChunkLedger ledger, boolean comparable) {
+		synchronized (ledger) {
+			this.watermarks = new CopyWatermarks(true, false, comparable, ledger.landed(), ledger.dispatched());
 		}
 	}
 
-	private Object[] probe(String sql, KeyPredicates.Predicate above, Object[] lower) throws SQLException {
+	/** Moves the chunk size toward the target time per chunk, within the floor and ceiling. */
+	private void adjustChunkSize(int rows, long elapsedNanos) {
+		if (rows < this.chunkRows / 2 || elapsedNanos <= 0) {
+			return;
+		}
+		double perChunk = rows * (double) this.sizing.targetChunkTime().toNanos() / elapsedNanos;
+		int next = (int) Math.max(this.sizing.minChunkRows(),
+				Math.min(this.sizing.maxChunkRows(), 0.5 * this.chunkRows + 0.5 * perChunk));
+		this.chunkRows = next;
+	}
+
+	private static void acquire(java.util.concurrent.Semaphore slots) {
+		acquire(slots, 1);
+	}
+
+	private static void acquire(java.util.concurrent.Semaphore slots, int permits) {
+		try {
+			slots.acquire(permits);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Interrupted while copying", ex);
+		}
+	}
+
+	private Object[] probe(String sql, KeyPredicates.Predicate above, Object[] lower, int rows) throws SQLException {
 		List<Object> parameters = (lower != null) ? new ArrayList<>(above.parameters(lower)) : new ArrayList<>();
-		parameters.add(this.chunkRows - 1);
+		parameters.add(rows - 1);
 		List<Column> keys = this.layout.keys();
 		for (int attempt = 1;; attempt++) {
 			try (Connection connection = this.source.getConnection()) {

@@ -255,7 +255,7 @@ public final class Pipeline implements AutoCloseable {
 				else {
 					table.phase = Phase.SNAPSHOTTING;
 					JdbcReplaceApplier applier = table.applier;
-					table.copier = new Copier(this.source, layout, applier, this.settings.chunkRows(),
+					table.copier = new Copier(this.source, layout, applier, this.settings.copy(),
 							targetHadRows ? applier::keysIn : null);
 					if (usable && checkpoint.copiedUpTo() != null) {
 						// A copy cut short: continue after its last landed chunk, streaming from its position.

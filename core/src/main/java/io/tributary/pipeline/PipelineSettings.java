@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 
+import io.tributary.copy.CopySizing;
 import io.tributary.source.SourceSettings;
 import io.tributary.source.TableId;
 
@@ -16,7 +17,7 @@ import io.tributary.source.TableId;
  * @param flushInterval how often buffered changes are applied and the position confirmed
  * @param checkpointTable table in the target holding checkpoints
  * @param checkpointInterval least time between two checkpoint writes while streaming
- * @param chunkRows rows per snapshot chunk
+ * @param copy snapshot threads and chunk sizing
  * @param batchRows most rows per apply statement
  * @param batchBytes approximate most bytes of values per apply statement
  * @param invalidCheckpointBehavior what to do with a checkpoint the source can no longer serve
@@ -27,7 +28,7 @@ import io.tributary.source.TableId;
  * @param applyConcurrency most statements applying changes at once
  */
 public record PipelineSettings(String name, SourceSettings source, List<TableMapping> tables, Duration flushInterval,
-		TableId checkpointTable, Duration checkpointInterval, int chunkRows, int batchRows, long batchBytes,
+		TableId checkpointTable, Duration checkpointInterval, CopySizing copy, int batchRows, long batchBytes,
 		InvalidCheckpointBehavior invalidCheckpointBehavior, long bufferSoftLimitBytes, int flushMaxChanges,
 		int applyConcurrency) {
 
@@ -43,7 +44,8 @@ public record PipelineSettings(String name, SourceSettings source, List<TableMap
 		if (flushInterval.isNegative() || flushInterval.isZero()) {
 			throw new IllegalArgumentException("Flush interval must be positive, was " + flushInterval);
 		}
-		if (chunkRows < 1 || batchRows < 1 || batchBytes < 1 || flushMaxChanges < 1 || applyConcurrency < 1) {
+		Objects.requireNonNull(copy, "copy");
+		if (batchRows < 1 || batchBytes < 1 || flushMaxChanges < 1 || applyConcurrency < 1) {
 			throw new IllegalArgumentException("Chunk and batch sizes must be positive");
 		}
 		if (tables.stream().map(TableMapping::source).distinct().count() != tables.size()) {
@@ -54,55 +56,64 @@ public record PipelineSettings(String name, SourceSettings source, List<TableMap
 	/** Returns settings with the defaults for everything but the source and the tables. */
 	public static PipelineSettings of(SourceSettings source, List<TableMapping> tables, TableId checkpointTable) {
 		return new PipelineSettings("default", source, tables, Duration.ofMillis(250), checkpointTable,
-				Duration.ofSeconds(1), 5_000, 1_000, 1024 * 1024, InvalidCheckpointBehavior.ERROR, 256L * 1024 * 1024,
+				Duration.ofSeconds(1), new CopySizing(4, 5_000, 1_000, 100_000, Duration.ofMillis(500)), 1_000,
+				1024 * 1024, InvalidCheckpointBehavior.ERROR, 256L * 1024 * 1024,
 				10_000, 4);
 	}
 
 	public PipelineSettings withFlushInterval(Duration interval) {
 		return new PipelineSettings(this.name, this.source, this.tables, interval, this.checkpointTable,
-				this.checkpointInterval, this.chunkRows, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
+				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
 				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency);
 	}
 
+	public PipelineSettings withCopy(CopySizing sizing) {
+		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
+				this.checkpointInterval, sizing, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
+				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency);
+	}
+
+	/** Returns settings whose snapshots use chunks of exactly {@code rows} rows. */
 	public PipelineSettings withChunkRows(int rows) {
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
-				this.checkpointInterval, rows, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
+				this.checkpointInterval, new CopySizing(this.copy.threads(), rows, rows, rows, this.copy.targetChunkTime()),
+				this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
 				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency);
 	}
 
 	public PipelineSettings withInvalidCheckpointBehavior(InvalidCheckpointBehavior behavior) {
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
-				this.checkpointInterval, this.chunkRows, this.batchRows, this.batchBytes, behavior,
+				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, behavior,
 				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency);
 	}
 
 	public PipelineSettings withSource(SourceSettings other) {
 		return new PipelineSettings(this.name, other, this.tables, this.flushInterval, this.checkpointTable,
-				this.checkpointInterval, this.chunkRows, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
+				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
 				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency);
 	}
 
 	public PipelineSettings withTables(List<TableMapping> other) {
 		return new PipelineSettings(this.name, this.source, other, this.flushInterval, this.checkpointTable,
-				this.checkpointInterval, this.chunkRows, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
+				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
 				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency);
 	}
 
 	public PipelineSettings withBufferSoftLimitBytes(long bytes) {
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
-				this.checkpointInterval, this.chunkRows, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
+				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
 				bytes, this.flushMaxChanges, this.applyConcurrency);
 	}
 
 	public PipelineSettings withFlushMaxChanges(int changes) {
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
-				this.checkpointInterval, this.chunkRows, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
+				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
 				this.bufferSoftLimitBytes, changes, this.applyConcurrency);
 	}
 
 	public PipelineSettings withApplyConcurrency(int concurrency) {
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
-				this.checkpointInterval, this.chunkRows, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
+				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
 				this.bufferSoftLimitBytes, this.flushMaxChanges, concurrency);
 	}
 
