@@ -510,17 +510,20 @@ public final class Pipeline implements AutoCloseable {
 	 * @throws InterruptedException when interrupted
 	 */
 	public void awaitCaughtUp(Duration timeout) throws TimeoutException, SQLException, InterruptedException {
-		awaitConfirmed(SourceQueries.head(this.source), (table) -> true, timeout);
+		awaitConfirmed(SourceQueries.head(this.source), (table) -> true, timeout, false);
 	}
 
 	/**
 	 * Waits until the given tables have confirmed {@code head}: every change the source had written
 	 * up to it is applied. Only a cycle that starts after the head was read, with the reader
 	 * positioned, can confirm it.
+	 * @param drive whether to start a cycle at every poll rather than let cycles come at the flush
+	 * interval; driving shortens the wait but splits a backlog into more, smaller flushes
 	 */
-	private void awaitConfirmed(Position head, java.util.function.Predicate<TableRuntime> which, Duration timeout)
-			throws TimeoutException, InterruptedException {
+	private void awaitConfirmed(Position head, java.util.function.Predicate<TableRuntime> which, Duration timeout,
+			boolean drive) throws TimeoutException, InterruptedException {
 		long cyclesBefore = this.positionedCycles;
+		wake();
 		long deadline = System.nanoTime() + timeout.toNanos();
 		while (true) {
 			List<TableRuntime> selected = this.tables.values()
@@ -539,7 +542,9 @@ public final class Pipeline implements AutoCloseable {
 			if (System.nanoTime() > deadline) {
 				throw new TimeoutException("Not caught up to " + head + " within " + timeout + "; confirmed " + confirmed());
 			}
-			wake();
+			if (drive) {
+				wake();
+			}
 			Thread.sleep(20);
 		}
 	}
@@ -599,12 +604,13 @@ public final class Pipeline implements AutoCloseable {
 			throw new IllegalStateException("Table " + table + " is not streaming"
 					+ ((runtime != null) ? " (" + runtime.phase + ")" : "; it is not in cdc.tables"));
 		}
-		awaitConfirmed(SourceQueries.head(this.source), (t) -> t == runtime, timeout);
+		awaitConfirmed(SourceQueries.head(this.source), (t) -> t == runtime, timeout, false);
 		try (Connection connection = this.source.getConnection();
 				java.sql.Statement statement = connection.createStatement()) {
 			statement.execute("LOCK TABLES " + table.quoted() + " READ");
 			try {
-				awaitConfirmed(SourceQueries.head(this.source), (t) -> t == runtime, timeout);
+				// Under the lock every millisecond counts: drive the cycles.
+				awaitConfirmed(SourceQueries.head(this.source), (t) -> t == runtime, timeout, true);
 				return whileLocked.call();
 			}
 			finally {

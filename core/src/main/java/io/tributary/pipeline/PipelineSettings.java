@@ -117,4 +117,10 @@ public record PipelineSettings(String name, SourceSettings source, List<TableMap
 				this.bufferSoftLimitBytes, this.flushMaxChanges, concurrency);
 	}
 
+	public PipelineSettings withCheckpointInterval(Duration interval) {
+		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
+				interval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
+				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency);
+	}
+
 }

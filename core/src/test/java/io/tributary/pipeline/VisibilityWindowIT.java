@@ -51,7 +51,11 @@ class VisibilityWindowIT {
 		// Chunks of 1000 rows: (..2000], (2000..4000], (4000..6000].
 		CountDownLatch paused = new CountDownLatch(1);
 		CountDownLatch release = new CountDownLatch(1);
-		try (Pipeline pipeline = new Pipeline(ReplicationIT.settings(src, dst, "t").withChunkRows(1000), pool, pool)) {
+		// Only the writer's commit may meet the semi-sync stall: no checkpoint write during the test, and
+		// the first chunk landed before the stall is armed (target and source share the server).
+		PipelineSettings settings = ReplicationIT.settings(src, dst, "t").withChunkRows(1000)
+			.withCheckpointInterval(Duration.ofHours(1));
+		try (Pipeline pipeline = new Pipeline(settings, pool, pool)) {
 			pipeline.observeChunks(new Copier.ChunkObserver() {
 
 				@Override
@@ -65,6 +69,7 @@ class VisibilityWindowIT {
 			});
 			pipeline.start();
 			assertThat(paused.await(1, TimeUnit.MINUTES)).as("copier paused after the first chunk").isTrue();
+			awaitTable(pipeline, (t) -> t.rowsCopied() == 1000, Duration.ofMinutes(1));
 			CompletableFuture<Void> writer;
 			try {
 				db.server().execute(src, "SET GLOBAL rpl_semi_sync_master_wait_point = 'AFTER_SYNC'",
