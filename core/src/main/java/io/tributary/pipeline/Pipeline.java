@@ -270,6 +270,9 @@ public final class Pipeline implements AutoCloseable {
 				}
 				table.subscription = new BufferedSubscription(layout, this.settings.bufferSoftLimitBytes(),
 						this.settings.flushMaxChanges(), this::wake);
+				if (table.phase != Phase.SNAPSHOTTING) {
+					table.subscription.endCopyPhase();
+				}
 				this.reader.subscribe(layout);
 			}
 			catch (RuntimeException ex) {
@@ -371,9 +374,15 @@ public final class Pipeline implements AutoCloseable {
 
 	private void apply(TableRuntime table, BufferedSubscription.Drain drain, Position delivered) {
 		long started = System.nanoTime();
+		// Queued changes (a key that is not memory-comparable) follow the merged ones in the binlog:
+		// they are applied after them, run after run, one statement at a time.
+		io.tributary.subscription.OrderedReplay inOrder = new io.tributary.subscription.OrderedReplay(drain.runs());
+		boolean mergedApplied = false;
 		try {
 			table.writer.apply(drain.upserts().stream().map(BufferedSubscription.Entry::image).toList(),
 					drain.deletes().stream().map((entry) -> entry.key().values()).toList(), delivered);
+			mergedApplied = true;
+			inOrder.applyTo(table.applier);
 			table.changesApplied += drain.size();
 			table.recordFlush(drain.size(), started, "ok");
 			if (table.lastError != null && table.phase != Phase.FAILED) {
@@ -381,10 +390,15 @@ public final class Pipeline implements AutoCloseable {
 			}
 		}
 		catch (ApplyException ex) {
-			List<BufferedSubscription.Entry> failed = new ArrayList<>(drain.deletes());
-			failed.addAll(drain.upserts());
-			table.subscription.requeue(failed);
-			table.recordFlush(0, started, ex.getMessage());
+			if (!mergedApplied) {
+				List<BufferedSubscription.Entry> failed = new ArrayList<>(drain.deletes());
+				failed.addAll(drain.upserts());
+				table.subscription.requeue(failed);
+			}
+			table.subscription.requeueAtFront(inOrder.remaining());
+			int applied = (mergedApplied ? drain.mergedSize() : 0) + inOrder.applied();
+			table.changesApplied += applied;
+			table.recordFlush(applied, started, ex.getMessage());
 			table.lastError = ex.getMessage();
 			logger.warn("Flush of {} failed, will retry: {}", table.mapping.source(), ex.getMessage());
 		}
@@ -394,6 +408,7 @@ public final class Pipeline implements AutoCloseable {
 			Position delivered) {
 		if (table.phase == Phase.SNAPSHOTTING && copyDone && table.copier != null && table.copier.isDone()) {
 			table.snapshotDone = true;
+			table.subscription.endCopyPhase();
 			try {
 				table.catchUpTarget = SourceQueries.head(this.source);
 			}

@@ -2,6 +2,7 @@ package io.tributary.schema;
 
 import java.nio.charset.Charset;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * One column of a source table as {@code information_schema} describes it.
@@ -18,9 +19,21 @@ import java.util.List;
  * @param scale DECIMAL scale, or fractional-second digits of a temporal column
  * @param labels ENUM or SET member labels in definition order, else empty
  * @param nullable whether the column accepts NULL
+ * @param collation {@code COLLATION_NAME} of a character column, such as
+ * {@code utf8mb4_general_ci}; {@code null} for other columns, and when unknown
  */
 public record Column(String name, int ordinal, String dataType, String columnType, ValueKind kind,
-		boolean unsigned, Charset charset, long length, int scale, List<String> labels, boolean nullable) {
+		boolean unsigned, Charset charset, long length, int scale, List<String> labels, boolean nullable,
+		String collation) {
+
+	/**
+	 * Creates a column whose collation is unknown. A character column created this way counts as
+	 * not memory-comparable (see {@link #isMemoryComparable()}).
+	 */
+	public Column(String name, int ordinal, String dataType, String columnType, ValueKind kind, boolean unsigned,
+			Charset charset, long length, int scale, List<String> labels, boolean nullable) {
+		this(name, ordinal, dataType, columnType, kind, unsigned, charset, length, scale, labels, nullable, null);
+	}
 
 	/** Returns the column name quoted for SQL. */
 	public String quotedName() {
@@ -36,6 +49,31 @@ public record Column(String name, int ordinal, String dataType, String columnTyp
 			case TEMPORAL -> "CAST(" + quotedName() + " AS CHAR)";
 			default -> quotedName();
 		};
+	}
+
+	/**
+	 * Returns whether two values of this column are equal on the server exactly when their
+	 * canonical in-memory values are equal. True for integer, decimal, temporal, binary and BIT
+	 * columns, for ENUM and SET (whose values are canonical labels), and for character columns with
+	 * a binary collation ({@code binary} or {@code *_bin}). False for character columns with any
+	 * other collation (case- or accent-insensitive ones, such as {@code utf8mb4_general_ci} or
+	 * {@code utf8mb4_0900_ai_ci}, where {@code 'A' = 'a'}), for character columns of unknown
+	 * collation, and for FLOAT and DOUBLE (where {@code -0.0 = 0.0}).
+	 */
+	public boolean isMemoryComparable() {
+		return switch (this.kind) {
+			case INTEGER, UNSIGNED_BIGINT, DECIMAL, TEMPORAL, BYTES, BIT -> true;
+			case TEXT -> this.dataType.equals("enum") || this.dataType.equals("set") || hasBinaryCollation();
+			case FLOAT, DOUBLE, JSON -> false;
+		};
+	}
+
+	private boolean hasBinaryCollation() {
+		if (this.collation == null) {
+			return false;
+		}
+		String lower = this.collation.toLowerCase(Locale.ROOT);
+		return lower.equals("binary") || lower.endsWith("_bin");
 	}
 
 }

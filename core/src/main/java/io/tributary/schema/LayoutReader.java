@@ -46,7 +46,7 @@ public final class LayoutReader {
 		List<Column> columns = new ArrayList<>();
 		try (PreparedStatement statement = connection.prepareStatement("""
 				SELECT COLUMN_NAME, DATA_TYPE, COLUMN_TYPE, CHARACTER_SET_NAME, CHARACTER_MAXIMUM_LENGTH,
-				       NUMERIC_SCALE, DATETIME_PRECISION, IS_NULLABLE
+				       NUMERIC_SCALE, DATETIME_PRECISION, IS_NULLABLE, COLLATION_NAME
 				FROM information_schema.COLUMNS
 				WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?
 				ORDER BY ORDINAL_POSITION""")) {
@@ -171,7 +171,9 @@ public final class LayoutReader {
 		ValueKind kind = kindOf(table, name, dataType, unsigned, columnType);
 		Charset charset = (kind == ValueKind.TEXT) ? Charsets.forMysql(charsetName, table, name) : null;
 		List<String> labels = (dataType.equals("enum") || dataType.equals("set")) ? labels(columnType) : List.of();
-		return new Column(name, ordinal, dataType, columnType, kind, unsigned, charset, length, scale, labels, nullable);
+		String collation = rs.getString("COLLATION_NAME");
+		return new Column(name, ordinal, dataType, columnType, kind, unsigned, charset, length, scale, labels, nullable,
+				collation);
 	}
 
 	static ValueKind kindOf(TableId table, String column, String dataType, boolean unsigned, String columnType) {

@@ -56,4 +56,15 @@ public record TableLayout(TableId table, List<Column> columns, int[] keyColumns)
 					|| column.kind() == ValueKind.DECIMAL);
 	}
 
+	/**
+	 * Returns whether equal keys in memory are exactly the keys the server treats as one row: true
+	 * when every key column {@linkplain Column#isMemoryComparable() is memory-comparable}. When
+	 * false, differing key values such as {@code 'A'} and {@code 'a'} under a case-insensitive
+	 * collation can name the same row, so changes cannot be merged by key without losing their
+	 * order.
+	 */
+	public boolean keyIsMemoryComparable() {
+		return keys().stream().allMatch(Column::isMemoryComparable);
+	}
+
 }

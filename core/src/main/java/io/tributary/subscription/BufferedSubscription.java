@@ -1,13 +1,19 @@
 package io.tributary.subscription;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Supplier;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.tributary.schema.Column;
 import io.tributary.schema.RowKey;
 import io.tributary.schema.TableLayout;
 import io.tributary.schema.Values;
@@ -20,25 +26,45 @@ import io.tributary.source.RowChange;
  * final state is idempotent, so a change read twice is harmless and a key updated a thousand
  * times costs one write.
  *
+ * <p>Merging by key assumes that keys equal in memory are exactly the keys the server treats as
+ * one row. Under a case- or accent-insensitive collation they are not: {@code 'A'} and
+ * {@code 'a'} are two map entries but one row, and the order in which the map applies them is
+ * not the order of the binlog. For such a table ({@link TableLayout#keyIsMemoryComparable()} is
+ * false) the buffer keeps binlog order once the table's copy is over ({@link #endCopyPhase()}):
+ * the map still holds what was added before, and is drained first; every later change is
+ * appended to a queue, and a drain hands the queue out in order, as {@linkplain ChangeRun runs}
+ * to apply one after another. During the copy the map is used all the same, since the copier's
+ * reads cover races on the rows it copies.
+ *
  * <p>Each entry remembers the transaction boundary a reader would have to restart from to see it
- * again. {@link #oldestPending()} is the smallest such boundary over every entry still held, and
- * the confirm bound of the catch-up loop is never past it.
+ * again. {@link #oldestPending()} is the smallest such boundary over every entry still held,
+ * queued ones included, and the confirm bound of the catch-up loop is never past it.
  *
  * <p>Memory is bounded by a soft limit: an add of a new key waits while the buffer already holds
  * the limit or more, and asks for a flush. The check is made before the add, so a single row larger
  * than the limit is still admitted, and replacing the change of a key already held never waits (it
- * frees the old image as it adds the new one). Each wait is counted.
+ * frees the old image as it adds the new one). In binlog order every change is new, so every add
+ * over the limit waits. Each wait is counted.
  *
  * <p>Thread safety: the binlog reader adds while the catch-up loop drains and requeues; one lock
- * guards the map, the byte count and the pending-position index.
+ * guards the map, the queue, the byte count and the pending-position index.
  */
 public final class BufferedSubscription {
+
+	private static final Logger logger = LoggerFactory.getLogger(BufferedSubscription.class);
 
 	private final TableLayout layout;
 
 	private final Object lock = new Object();
 
 	private final Map<RowKey, Entry> entries = new HashMap<>();
+
+	/** Changes added since the switch to binlog order, oldest first. */
+	private final Deque<Entry> queue = new ArrayDeque<>();
+
+	private final KeyFold fold;
+
+	private boolean inOrder;
 
 	/** Multiset of the resume positions of buffered entries, for the oldest in O(log n). */
 	private final TreeMap<Position, Integer> pending = new TreeMap<>();
@@ -85,6 +111,7 @@ public final class BufferedSubscription {
 		this.softLimitBytes = softLimitBytes;
 		this.flushAtKeys = flushAtKeys;
 		this.flushRequest = flushRequest;
+		this.fold = new KeyFold(layout);
 	}
 
 	public TableLayout layout() {
@@ -92,7 +119,39 @@ public final class BufferedSubscription {
 	}
 
 	/**
-	 * Buffers a change, replacing any change already held for its key.
+	 * Tells the buffer that its table's copy is over, or that the table resumes without one. A
+	 * table whose key is not memory-comparable keeps binlog order from now on: what the map holds
+	 * is drained first, and later changes are queued. Calling it again has no effect.
+	 * @return whether the buffer keeps binlog order
+	 */
+	public boolean endCopyPhase() {
+		synchronized (this.lock) {
+			if (!this.inOrder && !this.layout.keyIsMemoryComparable()) {
+				this.inOrder = true;
+				logger.info("Changes of {} are applied in binlog order from now on: its key column(s) {} are not "
+						+ "memory-comparable, so differing key values can name one row", this.layout.table(),
+						this.layout.keys().stream().filter((column) -> !column.isMemoryComparable())
+							.map(BufferedSubscription::describe).toList());
+			}
+			return this.inOrder;
+		}
+	}
+
+	/** Returns whether changes are kept in binlog order rather than merged by key. */
+	public boolean keepsBinlogOrder() {
+		synchronized (this.lock) {
+			return this.inOrder;
+		}
+	}
+
+	private static String describe(Column column) {
+		return column.name() + " " + column.columnType()
+				+ ((column.collation() != null) ? " COLLATE " + column.collation() : "");
+	}
+
+	/**
+	 * Buffers a change, replacing any change already held for its key, or, when the buffer keeps
+	 * binlog order, after every change already queued.
 	 * @param change the change
 	 * @param resumeFrom the boundary to reread from to see the change again
 	 */
@@ -101,23 +160,31 @@ public final class BufferedSubscription {
 				Values.sizeOf(change.key()) + Values.sizeOf(change.image()) + 96);
 		synchronized (this.lock) {
 			awaitRoom(entry.key());
-			Entry previous = this.entries.put(entry.key(), entry);
-			if (previous != null) {
-				forget(previous);
+			if (this.inOrder) {
+				this.queue.addLast(entry);
+			}
+			else {
+				Entry previous = this.entries.put(entry.key(), entry);
+				if (previous != null) {
+					forget(previous);
+				}
 			}
 			remember(entry);
 			this.keysAdded++;
-			if (!this.flushRequested && this.entries.size() >= this.flushAtKeys) {
+			if (!this.flushRequested && held() >= this.flushAtKeys) {
 				this.flushRequested = true;
 				this.flushRequest.run();
 			}
 		}
 	}
 
-	/** Waits, holding no entry back, while the buffer is at or over its limit and the key is new. */
+	/**
+	 * Waits, holding no entry back, while the buffer is at or over its limit and the change takes
+	 * more room: its key is new, or the buffer keeps binlog order.
+	 */
 	private void awaitRoom(RowKey key) {
 		if (this.softLimitBytes < 0 || this.bytes < this.softLimitBytes || this.closed
-				|| this.entries.containsKey(key)) {
+				|| (!this.inOrder && this.entries.containsKey(key))) {
 			return;
 		}
 		this.parks++;
@@ -148,7 +215,9 @@ public final class BufferedSubscription {
 	}
 
 	/**
-	 * Takes out every change that may be applied now.
+	 * Takes out every change that may be applied now: the merged changes of the map, and, once
+	 * the map is empty, the queued ones in binlog order. The merged changes precede the queued ones
+	 * in the binlog and must be applied first.
 	 *
 	 * <p>The copier position is read while holding the buffer's lock, so it is read after every
 	 * add whose change this drain judges. Reading it earlier could judge a key "not yet
@@ -157,6 +226,16 @@ public final class BufferedSubscription {
 	 * @return the changes to apply, and counts of what stayed and what was dropped
 	 */
 	public Drain drain(Supplier<Watermarks> copierPosition) {
+		List<Entry> sequence = new ArrayList<>();
+		Drain merged = drainMerged(copierPosition, sequence);
+		if (sequence.isEmpty()) {
+			return merged;
+		}
+		return new Drain(merged.upserts(), merged.deletes(), merged.deferred(), merged.dropped(),
+				ChangeRun.split(sequence, this.fold));
+	}
+
+	private Drain drainMerged(Supplier<Watermarks> copierPosition, List<Entry> sequence) {
 		synchronized (this.lock) {
 			Watermarks watermarks = copierPosition.get();
 			List<Entry> upserts = new ArrayList<>();
@@ -185,6 +264,13 @@ public final class BufferedSubscription {
 			}
 			this.droppedAboveHighWatermark += dropped;
 			this.deferredInFlight += deferred;
+			if (this.entries.isEmpty()) {
+				for (Entry entry : this.queue) {
+					forget(entry);
+					sequence.add(entry);
+				}
+				this.queue.clear();
+			}
 			this.flushRequested = false;
 			this.lock.notifyAll();
 			return new Drain(upserts, deletes, deferred, dropped);
@@ -192,8 +278,8 @@ public final class BufferedSubscription {
 	}
 
 	/**
-	 * Puts back changes whose apply failed. A key that received a newer change meanwhile keeps
-	 * the newer one.
+	 * Puts back merged changes ({@link Drain#upserts()}, {@link Drain#deletes()}) whose apply
+	 * failed. A key that received a newer change meanwhile keeps the newer one.
 	 */
 	public void requeue(Collection<Entry> failed) {
 		synchronized (this.lock) {
@@ -201,6 +287,21 @@ public final class BufferedSubscription {
 				if (this.entries.putIfAbsent(entry.key(), entry) == null) {
 					remember(entry);
 				}
+			}
+		}
+	}
+
+	/**
+	 * Puts back queued changes that were drained but not applied (see
+	 * {@link OrderedReplay#remaining()}), in front of everything queued since, keeping their order.
+	 * @param notApplied the changes, in binlog order
+	 */
+	public void requeueAtFront(List<Entry> notApplied) {
+		synchronized (this.lock) {
+			for (int i = notApplied.size() - 1; i >= 0; i--) {
+				Entry entry = notApplied.get(i);
+				this.queue.addFirst(entry);
+				remember(entry);
 			}
 		}
 	}
@@ -216,6 +317,7 @@ public final class BufferedSubscription {
 	public void clear() {
 		synchronized (this.lock) {
 			this.entries.clear();
+			this.queue.clear();
 			this.pending.clear();
 			this.bytes = 0;
 			this.lock.notifyAll();
@@ -224,9 +326,14 @@ public final class BufferedSubscription {
 
 	public Counters counters() {
 		synchronized (this.lock) {
-			return new Counters(this.entries.size(), this.bytes, this.keysAdded, this.droppedAboveHighWatermark,
+			return new Counters(held(), this.bytes, this.keysAdded, this.droppedAboveHighWatermark,
 					this.deferredInFlight, this.parks, this.parkedNanos / 1_000_000, this.softLimitBytes);
 		}
+	}
+
+	/** Returns how many changes are held, merged and queued. */
+	private int held() {
+		return this.entries.size() + this.queue.size();
 	}
 
 	private void remember(Entry entry) {
@@ -258,18 +365,35 @@ public final class BufferedSubscription {
 	/**
 	 * What one drain took out.
 	 *
-	 * @param upserts changes carrying a row image
-	 * @param deletes changes deleting a key
+	 * @param upserts merged changes carrying a row image
+	 * @param deletes merged changes deleting a key
 	 * @param deferred how many changes stayed because their chunk is in flight
 	 * @param dropped how many changes were dropped above the high watermark
+	 * @param runs queued changes in binlog order, to apply after the merged ones, run after run
+	 * (see {@link OrderedReplay}); empty unless the buffer keeps binlog order
 	 */
-	public record Drain(List<Entry> upserts, List<Entry> deletes, int deferred, int dropped) {
+	public record Drain(List<Entry> upserts, List<Entry> deletes, int deferred, int dropped, List<ChangeRun> runs) {
 
-		public boolean isEmpty() {
-			return this.upserts.isEmpty() && this.deletes.isEmpty();
+		public Drain {
+			runs = List.copyOf(runs);
 		}
 
+		/** Creates a drain of merged changes only. */
+		public Drain(List<Entry> upserts, List<Entry> deletes, int deferred, int dropped) {
+			this(upserts, deletes, deferred, dropped, List.of());
+		}
+
+		public boolean isEmpty() {
+			return this.upserts.isEmpty() && this.deletes.isEmpty() && this.runs.isEmpty();
+		}
+
+		/** Returns how many changes the drain took out, merged and queued. */
 		public int size() {
+			return mergedSize() + this.runs.stream().mapToInt(ChangeRun::size).sum();
+		}
+
+		/** Returns how many merged changes the drain took out. */
+		public int mergedSize() {
 			return this.upserts.size() + this.deletes.size();
 		}
 
@@ -278,7 +402,7 @@ public final class BufferedSubscription {
 	/**
 	 * Counters of one subscription.
 	 *
-	 * @param bufferedKeys keys currently held
+	 * @param bufferedKeys changes currently held: keys of the map plus queued changes
 	 * @param bufferedBytes estimated heap bytes currently held
 	 * @param keysAdded changes added since start
 	 * @param droppedAboveHighWatermark changes dropped because the copier will read them
