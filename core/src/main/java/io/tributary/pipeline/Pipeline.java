@@ -90,6 +90,8 @@ public final class Pipeline implements AutoCloseable {
 
 	private volatile Copier.ChunkObserver chunkObserver;
 
+	private volatile ConfirmObserver confirmObserver;
+
 	private final ApplyWorkers applyWorkers;
 
 	private Thread copyThread;
@@ -123,6 +125,11 @@ public final class Pipeline implements AutoCloseable {
 	/** Sets an observer on every snapshot's chunks; call before {@link #start()}. */
 	void observeChunks(Copier.ChunkObserver observer) {
 		this.chunkObserver = observer;
+	}
+
+	/** Sets an observer on every position the catch-up loop confirms. */
+	void observeConfirms(ConfirmObserver observer) {
+		this.confirmObserver = observer;
 	}
 
 	/** Starts the pipeline on threads of its own and returns at once. */
@@ -361,7 +368,12 @@ public final class Pipeline implements AutoCloseable {
 			finally {
 				table.flushLock.unlock();
 			}
-			table.confirmed = Position.min(delivered, buffer.oldestPending());
+			Position oldestPending = buffer.oldestPending();
+			table.confirmed = Position.min(delivered, oldestPending);
+			ConfirmObserver observer = this.confirmObserver;
+			if (observer != null) {
+				observer.confirmed(table.mapping.source(), delivered, oldestPending, table.confirmed);
+			}
 			phaseChanged |= advancePhase(table, copyDone, drain.deferred(), positioned, delivered);
 		}
 		refreshHead();
@@ -683,6 +695,13 @@ public final class Pipeline implements AutoCloseable {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
+	}
+
+	/** Sees what each cycle confirmed for a table and the two positions it was bounded by. */
+	interface ConfirmObserver {
+
+		void confirmed(TableId table, Position delivered, Position oldestPending, Position confirmed);
+
 	}
 
 	/** Routes the reader's changes to the tables' buffers. */
