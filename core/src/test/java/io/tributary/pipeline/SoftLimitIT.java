@@ -1,0 +1,133 @@
+package io.tributary.pipeline;
+
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+import javax.sql.DataSource;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.tributary.status.TableStatus;
+import io.tributary.status.TableStatus.Phase;
+import io.tributary.test.DatabaseExtension;
+import io.tributary.test.TableComparison;
+import io.tributary.test.TestDatabase;
+
+import static io.tributary.pipeline.ReplicationIT.awaitTable;
+import static io.tributary.pipeline.ReplicationIT.table;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The buffer's soft limit through the whole pipeline: a backlog of 1 MB rows read with an 8 MB
+ * limit parks the binlog reader, and the heap the pipeline holds stays below the limit plus
+ * 64 MB. Heap is measured by {@link LiveHeapSampler} as the largest live heap seen while the
+ * backlog is applied, above the live heap before the pipeline started.
+ */
+@ExtendWith(DatabaseExtension.class)
+class SoftLimitIT {
+
+	private static final Logger logger = LoggerFactory.getLogger(SoftLimitIT.class);
+
+	private static final long MB = 1024 * 1024;
+
+	private static final long LIMIT = 8 * MB;
+
+	private static final int ROWS = 64;
+
+	@Test
+	void backlogOfOneMegabyteRowsParksTheReaderAndKeepsHeapBelowLimitPlus64Megabytes(TestDatabase db)
+			throws Exception {
+		ReplicationIT.server(db);
+		String src = db.schema("soft_src");
+		String dst = db.schema("soft_dst");
+		DataSource pool = db.dataSource(null);
+		db.server().execute(src, "CREATE TABLE t (id INT PRIMARY KEY, data LONGBLOB NOT NULL)");
+		PipelineSettings settings = ReplicationIT.settings(src, dst, "t").withBufferSoftLimitBytes(LIMIT);
+		try (Pipeline first = new Pipeline(settings, pool, pool)) {
+			first.start();
+			awaitTable(first, (t) -> t.phase() == Phase.STREAMING, Duration.ofMinutes(1));
+		}
+		for (int i = 1; i <= ROWS; i++) {
+			db.server().execute(src, "INSERT INTO t VALUES (" + i + ", REPEAT(CHAR(" + (65 + i % 26) + "), " + MB + "))");
+		}
+		try (LiveHeapSampler heap = new LiveHeapSampler();
+				Pipeline second = new Pipeline(settings, pool, pool)) {
+			second.start();
+			long maxBuffered = 0;
+			long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+			while (table(second).changesApplied() < ROWS) {
+				maxBuffered = Math.max(maxBuffered, table(second).bufferedBytes());
+				assertThat(System.nanoTime()).as("all rows applied in time: %s", table(second)).isLessThan(deadline);
+				Thread.sleep(5);
+			}
+			second.awaitCaughtUp(Duration.ofMinutes(1));
+			TableStatus status = table(second);
+			long peak = heap.peakAboveBaseline();
+			logger.info("Soft limit {} MB, {} rows of 1 MB: {} park(s), {} ms parked, buffer peak seen {} MB, "
+					+ "heap kept above baseline at most {} MB over {} sample(s)", LIMIT / MB, ROWS,
+					status.parkEvents(), status.parkedMillis(), maxBuffered / MB, peak / MB, heap.samples());
+			assertThat(status.parkEvents()).as("the reader waited for room").isPositive();
+			assertThat(maxBuffered).as("buffered bytes seen").isLessThan(LIMIT + 2 * MB);
+			assertThat(heap.samples()).as("heap samples taken").isPositive();
+			assertThat(peak).as("heap kept above baseline").isLessThan(LIMIT + 64 * MB);
+			TableComparison.assertEqual(pool, src + ".t", pool, dst + ".t");
+		}
+	}
+
+	/**
+	 * Samples the live heap: collects garbage and reads what is still in use, again and again on a
+	 * thread of its own, and keeps the largest reading above the one taken at creation. A reading
+	 * right after a full collection counts what is kept, not garbage awaiting collection.
+	 */
+	static final class LiveHeapSampler implements AutoCloseable {
+
+		private final AtomicLong peak = new AtomicLong();
+
+		private final AtomicLong samples = new AtomicLong();
+
+		private final long baseline;
+
+		private final Thread sampler;
+
+		private volatile boolean stopped;
+
+		LiveHeapSampler() {
+			this.baseline = live();
+			this.sampler = new Thread(() -> {
+				while (!this.stopped) {
+					this.peak.accumulateAndGet(live(), Math::max);
+					this.samples.incrementAndGet();
+					LockSupport.parkNanos(10_000_000L);
+				}
+			}, "live-heap-sampler");
+			this.sampler.setDaemon(true);
+			this.sampler.start();
+		}
+
+		private static long live() {
+			System.gc();
+			return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+		}
+
+		long peakAboveBaseline() {
+			return Math.max(0, this.peak.get() - this.baseline);
+		}
+
+		long samples() {
+			return this.samples.get();
+		}
+
+		@Override
+		public void close() throws InterruptedException {
+			this.stopped = true;
+			this.sampler.join();
+		}
+
+	}
+
+}
