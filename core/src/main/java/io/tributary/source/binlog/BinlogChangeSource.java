@@ -97,6 +97,9 @@ public final class BinlogChangeSource implements AutoCloseable {
 
 	private GtidTracker gtids;
 
+	/** Set once a tagged GTID was met: positions are file and offset only from then on. */
+	private volatile boolean gtidsAbandoned;
+
 	/** The table map each table's layout was last checked against, by table id. */
 	private final Map<Long, TableMapEventData> checkedMaps = new java.util.HashMap<>();
 
@@ -216,7 +219,7 @@ public final class BinlogChangeSource implements AutoCloseable {
 		next.setServerId(this.settings.serverId());
 		next.setBinlogFilename(from.file());
 		next.setBinlogPosition(from.offset());
-		if (GtidTracker.resumesByGtid(from.gtids())) {
+		if (GtidTracker.resumesByGtid(from.gtids()) && !this.gtidsAbandoned) {
 			// MySQL auto-positioning: the server sends every transaction not in the set, which
 			// survives a failover to another server of the same topology.
 			next.setGtidSet(from.gtids());
@@ -244,7 +247,7 @@ public final class BinlogChangeSource implements AutoCloseable {
 		this.currentFile = from.file();
 		this.inTransaction = false;
 		this.inXaTransaction = false;
-		this.gtids = GtidTracker.startingAt(from.gtids());
+		this.gtids = this.gtidsAbandoned ? null : GtidTracker.startingAt(from.gtids());
 		this.poisoned = false;
 		this.checkedMaps.clear();
 		return next;
@@ -274,8 +277,8 @@ public final class BinlogChangeSource implements AutoCloseable {
 			deserializers.put(extra ? EventType.EXT_DELETE_ROWS : EventType.DELETE_ROWS,
 					new RowsEventDecoder(RowsEventDecoder.Kind.DELETE, extra, this.tableMaps, subscribed));
 		}
-		return new EventDeserializer(new com.github.shyiko.mysql.binlog.event.deserialization.EventHeaderV4Deserializer(),
-				new NullEventDataDeserializer(), deserializers, this.tableMaps);
+		return new EventDeserializer(new TypedHeaderDeserializer(), new NullEventDataDeserializer(), deserializers,
+				this.tableMaps);
 	}
 
 	private void onEvent(Event event) {
@@ -299,6 +302,10 @@ public final class BinlogChangeSource implements AutoCloseable {
 			this.lastEventTimestamp = header.getTimestamp();
 		}
 		EventData data = event.getData();
+		if (header instanceof TypedHeaderDeserializer.Header typed && typed.unnamed()) {
+			onUnknownEvent(typed);
+			return;
+		}
 		switch (header.getEventType()) {
 			case ROTATE -> {
 				RotateEventData rotate = (RotateEventData) data;
@@ -474,6 +481,28 @@ public final class BinlogChangeSource implements AutoCloseable {
 		this.layouts.remove(table);
 		logger.error(message);
 		this.handler.onTableFailed(table, new IllegalStateException(message));
+	}
+
+	private void onUnknownEvent(TypedHeaderDeserializer.Header header) {
+		int code = header.code();
+		switch (TypedHeaderDeserializer.Unknown.of(code)) {
+			case IGNORE -> {
+			}
+			case STOP_FOLLOWING_GTIDS -> {
+				if (this.gtids != null || !this.gtidsAbandoned) {
+					logger.warn("The source wrote a transaction with a tagged GTID at {}:{}, which this reader cannot "
+							+ "decode; positions are binlog file and offset from here on, without GTIDs (resuming "
+							+ "after a failover to another server then needs a new snapshot)", this.currentFile,
+							header.getPosition());
+				}
+				this.gtids = null;
+				this.gtidsAbandoned = true;
+			}
+			case REFUSE -> abandonConnection("The source wrote a binlog event of type " + code + " at "
+					+ this.currentFile + ":" + header.getPosition() + ", which this reader cannot decode. Skipping it "
+					+ "could lose changes, so reading stops here; the source's server version is newer than "
+					+ "Tributary supports, or the event comes from a plugin");
+		}
 	}
 
 	private void abandonConnection(String reason) {

@@ -19,7 +19,7 @@ abstract sealed class GtidTracker {
 	 * Returns a tracker starting from a position's GTIDs, or {@code null} when it has none.
 	 */
 	static GtidTracker startingAt(String gtids) {
-		if (gtids == null) {
+		if (gtids == null || isTagged(gtids)) {
 			return null;
 		}
 		return MariadbGtidSet.isMariaGtidSet(gtids) ? new MariaDb(gtids) : new MySql(gtids);
@@ -27,7 +27,28 @@ abstract sealed class GtidTracker {
 
 	/** Whether a reader may resume from these GTIDs by GTID (MySQL auto-positioning). */
 	static boolean resumesByGtid(String gtids) {
-		return gtids != null && !MariadbGtidSet.isMariaGtidSet(gtids);
+		return gtids != null && !MariadbGtidSet.isMariaGtidSet(gtids) && !isTagged(gtids);
+	}
+
+	/**
+	 * Whether a MySQL GTID set names a tag ({@code uuid:tag:1-5}, MySQL 8.3+). The client library
+	 * can neither parse such a set nor decode the events of tagged transactions, so positions on
+	 * such a source are followed by binlog file and offset only.
+	 */
+	static boolean isTagged(String gtids) {
+		if (gtids == null || MariadbGtidSet.isMariaGtidSet(gtids)) {
+			return false;
+		}
+		for (String member : gtids.split(",")) {
+			String[] parts = member.trim().split(":");
+			for (int i = 1; i < parts.length; i++) {
+				String part = parts[i].trim();
+				if (!part.isEmpty() && (Character.isLetter(part.charAt(0)) || part.charAt(0) == '_')) {
+					return true;
+				}
+			}
+		}
+		return false;
 	}
 
 	/** A GTID event announced the next transaction. */

@@ -35,4 +35,14 @@ class GtidTrackerTest {
 		assertThat(GtidTracker.startingAt(null)).isNull();
 	}
 
+	@Test
+	void aTaggedMySqlSetIsFollowedByFileAndOffsetOnly() {
+		String tagged = UUID + ":1-5,4aa1b2c3-71ca-11e1-9e33-c80aa9429562:orders:1-3:_batch:7";
+		assertThat(GtidTracker.isTagged(tagged)).isTrue();
+		assertThat(GtidTracker.isTagged(UUID + ":1-5:7-9")).isFalse();
+		assertThat(GtidTracker.isTagged("0-1-10,2-5-3")).isFalse();
+		assertThat(GtidTracker.resumesByGtid(tagged)).isFalse();
+		assertThat(GtidTracker.startingAt(tagged)).isNull();
+	}
+
 }
