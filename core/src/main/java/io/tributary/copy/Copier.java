@@ -1,5 +1,6 @@
 package io.tributary.copy;
 
+import java.math.BigInteger;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -21,6 +22,7 @@ import io.tributary.schema.Column;
 import io.tributary.schema.KeyPredicates;
 import io.tributary.schema.RowKey;
 import io.tributary.schema.TableLayout;
+import io.tributary.schema.ValueKind;
 import io.tributary.schema.Values;
 import io.tributary.subscription.Watermarks;
 
@@ -28,13 +30,19 @@ import io.tributary.subscription.Watermarks;
  * Copies the rows that exist in a source table into its target, chunk by chunk in key order,
  * without a table lock or a long transaction.
  *
- * <p>Each chunk is first bounded with a plain read (the key {@code chunkRows} rows further on),
- * then published as dispatched, then read with {@code LOCK IN SHARE MODE}: a locking read waits
+ * <p>Each chunk is first bounded, then published as dispatched, then read with {@code LOCK IN SHARE MODE}: a locking read waits
  * for any transaction still holding a row of the chunk to commit and then reads the newest
  * committed version. That closes the window in which the binlog has delivered a transaction whose
  * rows the source does not yet show, so changes above the dispatched bound can be dropped safely
  * (see {@link CopyWatermarks}). The chunk is then written with REPLACE, any target rows in its
  * range that the source no longer has are deleted, and the chunk is published as landed.
+ *
+ * <p>A chunk is bounded in one of two ways. When the key is a single integer column, the copier
+ * reads the lowest and highest key once and steps through the key space (see {@link KeyStepper}),
+ * which needs no query per chunk; it switches to the second way for the rest of the table when the
+ * key space turns out sparse. Otherwise each chunk is bounded with a plain read of the key
+ * {@code chunkRows} rows further on. Either way the last chunk is open-ended, so rows inserted
+ * above the highest key seen earlier are read by it.
  */
 public final class Copier {
 
@@ -72,6 +80,16 @@ public final class Copier {
 		 * @param lowerExclusive the key the chunk starts after, or {@code null} for the first chunk
 		 */
 		default void beforeDispatch(Object[] lowerExclusive) {
+		}
+
+		/**
+		 * Called once a chunk is bounded and dispatched, before it is read.
+		 * @param lowerExclusive the key the chunk starts after, or {@code null} for the first chunk
+		 * @param upperInclusive the chunk's last key, or {@code null} for the open-ended last chunk
+		 * @param stepped whether the bound was stepped to through an integer key space rather than
+		 * found by probing keys
+		 */
+		default void dispatched(Object[] lowerExclusive, Object[] upperInclusive, boolean stepped) {
 		}
 
 	}
@@ -125,6 +143,9 @@ public final class Copier {
 	}
 
 	private Object[] resumeAfter;
+
+	/** Where the stepping plan's first chunk counts its width from: just under the lowest key. */
+	private BigInteger steppingStart;
 
 	/**
 	 * Continues a copy that an earlier run left after {@code key}: every key at or below it is in
@@ -212,6 +233,7 @@ public final class Copier {
 				return thread;
 			});
 		java.util.concurrent.atomic.AtomicReference<Exception> failure = new java.util.concurrent.atomic.AtomicReference<>();
+		KeyStepper stepper = KeyStepper.appliesTo(this.layout) ? openStepper(from) : null;
 		try {
 			while (true) {
 				if (stopRequested.getAsBoolean() || failure.get() != null) {
@@ -223,9 +245,33 @@ public final class Copier {
 					slots.release();
 					break;
 				}
-				Object[] upper = probe((lower == null) ? probeFirst : probeNext, above, lower, this.chunkRows);
+				if (stepper != null && stepper.sparse()) {
+					logger.info("Snapshot of {} finds {} rows per key value after key {}; bounding the remaining "
+							+ "chunks by key probes", this.layout.table(), String.format("%.3f", stepper.density()),
+							new RowKey(lower));
+					stepper = null;
+				}
+				Object[] upper;
+				long width = -1;
+				if (stepper != null) {
+					BigInteger after = (lower != null) ? KeyStepper.number(lower[0]) : this.steppingStart;
+					BigInteger candidate = stepper.nextUpper(after, this.chunkRows);
+					if (stepper.reachesMax(candidate)) {
+						// Rows inserted above the highest key read at the start are copied too: look again,
+						// and end with an open-ended chunk only once the plan reaches the current highest key.
+						stepper.raiseMax(readMax(from));
+					}
+					upper = stepper.reachesMax(candidate) ? null : new Object[] { stepper.key(candidate) };
+					width = candidate.subtract(after).longValueExact();
+				}
+				else {
+					upper = probe((lower == null) ? probeFirst : probeNext, above, lower, this.chunkRows);
+				}
+				KeyStepper feedback = (upper != null) ? stepper : null;
+				long chunkWidth = width;
 				int chunk = ledger.dispatch((upper != null) ? new RowKey(upper) : null);
 				publish(ledger, comparable);
+				this.observer.dispatched(lower, upper, stepper != null);
 				StringBuilder sql = new StringBuilder(select);
 				List<Object> parameters = new ArrayList<>();
 				String glue = " WHERE ";
@@ -251,6 +297,9 @@ public final class Copier {
 							deleteVanished(chunkLower, upper, rows);
 						}
 						adjustChunkSize(rows.size(), System.nanoTime() - started);
+						if (feedback != null) {
+							feedback.landed(rows.size(), chunkWidth);
+						}
 						synchronized (ledger) {
 							this.rowsCopied += rows.size();
 							this.chunksCopied++;
@@ -294,6 +343,47 @@ public final class Copier {
 		logger.info("Snapshot of {} finished: {} rows in {} chunks", this.layout.table(), this.rowsCopied,
 				this.chunksCopied);
 		return true;
+	}
+
+	/**
+	 * Returns a stepping plan for a table keyed by one integer column, reading its highest key (and
+	 * lowest, for a fresh copy) once; {@code null} when the table holds no row to step through.
+	 */
+	private KeyStepper openStepper(String from) throws SQLException {
+		Column key = this.layout.keys().get(0);
+		BigInteger[] range = keyRange(from, key);
+		if (range[1] == null || (this.resumeAfter == null && range[0] == null)) {
+			return null;
+		}
+		// The first chunk is unbounded below; its width counts from just under the lowest key.
+		this.steppingStart = (range[0] != null) ? range[0].subtract(BigInteger.ONE) : range[1];
+		logger.debug("Snapshot of {} steps through keys up to {}", this.layout.table(), range[1]);
+		return new KeyStepper(key.kind() == ValueKind.UNSIGNED_BIGINT, range[1], this.chunkRows);
+	}
+
+	private BigInteger readMax(String from) throws SQLException {
+		return keyRange(from, this.layout.keys().get(0))[1];
+	}
+
+	/** Reads the lowest and highest key with a plain read; {@code null}s for an empty table. */
+	private BigInteger[] keyRange(String from, Column key) throws SQLException {
+		String sql = "SELECT MIN(" + key.quotedName() + "), MAX(" + key.quotedName() + ")" + from;
+		for (int attempt = 1;; attempt++) {
+			try (Connection connection = this.source.getConnection()) {
+				Sessions.prepareSource(connection);
+				try (PreparedStatement statement = connection.prepareStatement(sql);
+						ResultSet rs = statement.executeQuery()) {
+					rs.next();
+					Object min = Values.fromResultSet(rs, 1, key);
+					Object max = Values.fromResultSet(rs, 2, key);
+					return new BigInteger[] { (min != null) ? KeyStepper.number(min) : null,
+							(max != null) ? KeyStepper.number(max) : null };
+				}
+			}
+			catch (SQLException ex) {
+				retryOrThrow(ex, attempt);
+			}
+		}
 	}
 
 	private void publish(ChunkLedger ledger, boolean comparable) {
