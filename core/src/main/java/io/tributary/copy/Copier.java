@@ -50,6 +50,8 @@ public final class Copier {
 
 	private static final int MAX_ATTEMPTS = 10;
 
+	private static final int RATE_WINDOW_SECONDS = 10;
+
 	private final DataSource source;
 
 	private final TableLayout layout;
@@ -100,6 +102,8 @@ public final class Copier {
 
 
 	private volatile long rowsEstimated;
+
+	private volatile CopyRate rate;
 
 	/**
 	 * Reads the keys a target holds in a key range, so rows the source no longer has can be
@@ -194,6 +198,22 @@ public final class Copier {
 		return Math.max(this.rowsEstimated, this.rowsCopied);
 	}
 
+	/** Returns rows copied per second over the last {@value #RATE_WINDOW_SECONDS} seconds. */
+	public double rowsPerSecond() {
+		CopyRate current = this.rate;
+		return (current != null && !isDone()) ? current.rowsPerSecond() : 0;
+	}
+
+	/**
+	 * Returns the seconds left until the estimated rows are copied at the recent rate, or
+	 * {@code null} when that is unknown: before the copy runs, once it is done, and while it copies
+	 * nothing. A continued copy counts the whole table as left, so it overestimates at first.
+	 */
+	public Long etaSeconds() {
+		CopyRate current = this.rate;
+		return (current != null && !isDone()) ? current.etaSeconds(rowsEstimated() - this.rowsCopied) : null;
+	}
+
 	/**
 	 * Copies the whole table. One thread (the caller) bounds and dispatches chunks in key order;
 	 * up to {@code threads} workers read and write them in parallel. The landed watermark moves only
@@ -207,6 +227,7 @@ public final class Copier {
 	 */
 	public boolean run(BooleanSupplier stopRequested) throws SQLException {
 		this.rowsEstimated = estimateRows();
+		this.rate = new CopyRate(java.time.Duration.ofSeconds(RATE_WINDOW_SECONDS), System::nanoTime);
 		boolean comparable = this.layout.keyOrderIsComparable();
 		logger.info("Snapshot of {} started (about {} rows, {} thread(s), {} rows per chunk to start)",
 				this.layout.table(), this.rowsEstimated, this.sizing.threads(), this.chunkRows);
@@ -303,6 +324,7 @@ public final class Copier {
 						synchronized (ledger) {
 							this.rowsCopied += rows.size();
 							this.chunksCopied++;
+							this.rate.record(this.rowsCopied);
 							ledger.land(chunk);
 							publish(ledger, comparable);
 						}
