@@ -380,7 +380,8 @@ public final class Copier {
 		// The first chunk is unbounded below; its width counts from just under the lowest key.
 		this.steppingStart = (range[0] != null) ? range[0].subtract(BigInteger.ONE) : range[1];
 		logger.debug("Snapshot of {} steps through keys up to {}", this.layout.table(), range[1]);
-		return new KeyStepper(key.kind() == ValueKind.UNSIGNED_BIGINT, range[1], this.chunkRows);
+		return new KeyStepper(key.kind() == ValueKind.UNSIGNED_BIGINT, range[1], this.chunkRows,
+				this.sizing.maxChunkRows());
 	}
 
 	private BigInteger readMax(String from) throws SQLException {

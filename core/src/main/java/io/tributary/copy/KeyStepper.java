@@ -13,7 +13,8 @@ import io.tributary.schema.ValueKind;
  * Plans the chunks of a table whose key is a single integer column by stepping through the key
  * space: each chunk covers the next {@code step} key values, so no query is needed to find where
  * it ends. The step is the wanted rows per chunk divided by the density (rows per key value) seen
- * in the last few landed chunks, and grows by at most a factor of two from one chunk to the next.
+ * in the last few landed chunks, grows by at most a factor of two from one chunk to the next, and
+ * never exceeds the most rows a chunk may hold.
  *
  * <p>Because a key value holds at most one row, a chunk never reads more rows than its step. When
  * the recent chunks hold fewer than {@link #SPARSE_BELOW} rows per key value, stepping would walk
@@ -41,6 +42,8 @@ final class KeyStepper {
 
 	private BigInteger max;
 
+	private final long maxStep;
+
 	private long step;
 
 	/**
@@ -49,11 +52,13 @@ final class KeyStepper {
 	 * they are held as {@link Long}
 	 * @param max the highest key when the copy started
 	 * @param initialStep key values of the first chunk
+	 * @param maxStep most key values of a chunk, which bounds the rows it reads
 	 */
-	KeyStepper(boolean unsigned64, BigInteger max, long initialStep) {
+	KeyStepper(boolean unsigned64, BigInteger max, long initialStep, long maxStep) {
 		this.unsigned64 = unsigned64;
 		this.max = max;
-		this.step = Math.max(1, initialStep);
+		this.maxStep = Math.max(1, maxStep);
+		this.step = Math.max(1, Math.min(initialStep, this.maxStep));
 	}
 
 	/** Returns whether a table's key is one integer column, the shape this plan can step through. */
@@ -133,7 +138,7 @@ final class KeyStepper {
 
 	private long nextStep(int targetRows) {
 		double wanted = targetRows / Math.max(density(), SPARSE_BELOW);
-		double capped = Math.min(wanted, 2.0 * this.step);
+		double capped = Math.min(Math.min(wanted, 2.0 * this.step), this.maxStep);
 		return Math.max(1, (long) capped);
 	}
 

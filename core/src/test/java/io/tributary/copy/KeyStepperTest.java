@@ -19,7 +19,7 @@ class KeyStepperTest {
 
 	@Test
 	void aDenseKeySpaceStepsByTheTargetRows() {
-		KeyStepper stepper = new KeyStepper(false, MAX, 1000);
+		KeyStepper stepper = new KeyStepper(false, MAX, 1000, 1_000_000);
 		assertThat(stepper.nextUpper(BigInteger.ZERO, 1000)).isEqualTo(BigInteger.valueOf(1000));
 		stepper.landed(1000, 1000);
 		assertThat(stepper.nextUpper(BigInteger.valueOf(1000), 1000)).isEqualTo(BigInteger.valueOf(2000));
@@ -28,7 +28,7 @@ class KeyStepperTest {
 
 	@Test
 	void theStepFollowsTheDensityButAtMostDoublesPerChunk() {
-		KeyStepper stepper = new KeyStepper(false, MAX, 1000);
+		KeyStepper stepper = new KeyStepper(false, MAX, 1000, 1_000_000);
 		stepper.nextUpper(BigInteger.ZERO, 1000);
 		// Half the key values hold a row: twice the width gives the wanted rows.
 		stepper.landed(500, 1000);
@@ -40,14 +40,14 @@ class KeyStepperTest {
 
 	@Test
 	void aDenserStretchShrinksTheStepAtOnce() {
-		KeyStepper stepper = new KeyStepper(false, MAX, 4000);
+		KeyStepper stepper = new KeyStepper(false, MAX, 4000, 1_000_000);
 		stepper.landed(4000, 4000);
 		assertThat(stepper.nextUpper(BigInteger.ZERO, 500)).isEqualTo(BigInteger.valueOf(500));
 	}
 
 	@Test
 	void theStepNeverExceedsTheRowsTheSparseThresholdAllows() {
-		KeyStepper stepper = new KeyStepper(false, MAX, 1000);
+		KeyStepper stepper = new KeyStepper(false, MAX, 1000, 1_000_000);
 		for (int i = 0; i < 20; i++) {
 			stepper.nextUpper(BigInteger.ZERO, 1000);
 		}
@@ -66,8 +66,19 @@ class KeyStepperTest {
 	}
 
 	@Test
+	void theStepStaysWithinTheMostRowsAChunkMayHold() {
+		KeyStepper stepper = new KeyStepper(false, MAX, 5000, 2000);
+		assertThat(stepper.step()).isEqualTo(2000);
+		stepper.landed(500, 2000);
+		for (int i = 0; i < 10; i++) {
+			stepper.nextUpper(BigInteger.ZERO, 2000);
+		}
+		assertThat(stepper.step()).isEqualTo(2000);
+	}
+
+	@Test
 	void aSparseKeySpaceIsReportedOnlyAfterAFullWindow() {
-		KeyStepper stepper = new KeyStepper(false, MAX, 1000);
+		KeyStepper stepper = new KeyStepper(false, MAX, 1000, 1_000_000);
 		for (int i = 1; i < KeyStepper.WINDOW; i++) {
 			stepper.landed(1, 1000);
 			assertThat(stepper.sparse()).as("after %d chunks", i).isFalse();
@@ -78,7 +89,7 @@ class KeyStepperTest {
 
 	@Test
 	void theDensityIsJudgedOverTheRecentChunksOnly() {
-		KeyStepper stepper = new KeyStepper(false, MAX, 1000);
+		KeyStepper stepper = new KeyStepper(false, MAX, 1000, 1_000_000);
 		for (int i = 0; i < KeyStepper.WINDOW; i++) {
 			stepper.landed(1000, 1000);
 		}
@@ -93,7 +104,7 @@ class KeyStepperTest {
 
 	@Test
 	void aChunkReachingTheHighestKeyEndsThePlanUnlessTheHighestKeyGrew() {
-		KeyStepper stepper = new KeyStepper(false, BigInteger.valueOf(2500), 1000);
+		KeyStepper stepper = new KeyStepper(false, BigInteger.valueOf(2500), 1000, 1_000_000);
 		assertThat(stepper.reachesMax(stepper.nextUpper(BigInteger.valueOf(1000), 1000))).isFalse();
 		BigInteger last = stepper.nextUpper(BigInteger.valueOf(2000), 1000);
 		assertThat(stepper.reachesMax(last)).isTrue();
@@ -105,7 +116,7 @@ class KeyStepperTest {
 	@Test
 	void unsignedBigintKeysStepAboveTheSignedRange() {
 		BigInteger top = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
-		KeyStepper stepper = new KeyStepper(true, top, 1000);
+		KeyStepper stepper = new KeyStepper(true, top, 1000, 1_000_000);
 		BigInteger lower = top.subtract(BigInteger.valueOf(5000));
 		BigInteger upper = stepper.nextUpper(lower, 1000);
 		assertThat(stepper.reachesMax(upper)).isFalse();
@@ -115,7 +126,7 @@ class KeyStepperTest {
 
 	@Test
 	void signedKeysConvertBackToLongs() {
-		KeyStepper stepper = new KeyStepper(false, BigInteger.TEN, 1000);
+		KeyStepper stepper = new KeyStepper(false, BigInteger.TEN, 1000, 1_000_000);
 		assertThat(stepper.key(BigInteger.valueOf(-42))).isEqualTo(-42L);
 		assertThat(KeyStepper.number(-42L)).isEqualTo(BigInteger.valueOf(-42));
 	}
