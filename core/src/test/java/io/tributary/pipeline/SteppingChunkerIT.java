@@ -61,6 +61,32 @@ class SteppingChunkerIT {
 	}
 
 	@Test
+	void rowsInsertedAfterTheLastReadOfTheHighestKeyAreCopiedByTheOpenEndedChunk() throws Exception {
+		String src = db.schema("step_open_src");
+		String dst = db.schema("step_open_dst");
+		db.server().execute(src, "CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(20) NOT NULL)");
+		insert(src, "t", 1, 5_000, (i) -> Long.toString(i));
+		Chunks chunks = new Chunks();
+		// Once the last chunk is dispatched and before it is read: changes above the highest key
+		// must wait for that chunk (were it bounded at that key, they would be dropped and lost).
+		chunks.beforeLastRead = () -> {
+			db.server().execute(src, "INSERT INTO t VALUES (5001, 'next'), (900000, 'far')",
+					"UPDATE t SET v = 'changed' WHERE id = 4999");
+			try {
+				awaitTable(chunks.pipeline, (t) -> t.deferredInFlight() + t.droppedAboveHighWatermark() >= 3,
+						Duration.ofMinutes(1));
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		};
+		run(src, dst, chunks, () -> {
+		});
+		assertThat(chunks.probed.get()).isZero();
+		assertThat(chunks.lastUpper).as("the last chunk is open-ended").isNull();
+	}
+
+	@Test
 	void sparseTableSwitchesToKeyProbes() throws Exception {
 		String src = db.schema("step_sparse_src");
 		String dst = db.schema("step_sparse_dst");
@@ -181,6 +207,7 @@ class SteppingChunkerIT {
 		PipelineSettings settings = ReplicationIT.settings(src, dst, "t").withChunkRows(1000);
 		try (Pipeline pipeline = new Pipeline(settings, pool, pool)) {
 			pipeline.observeChunks(chunks);
+			chunks.pipeline = pipeline;
 			pipeline.start();
 			assertThat(chunks.held.await(1, TimeUnit.MINUTES)).as("copier held after the first chunk").isTrue();
 			try {
@@ -224,6 +251,12 @@ class SteppingChunkerIT {
 
 		volatile Object lastUpper = "none";
 
+		volatile Pipeline pipeline;
+
+		/** Runs once the open-ended last chunk is dispatched, before it is read. */
+		volatile Runnable beforeLastRead = () -> {
+		};
+
 		@Override
 		public void beforeDispatch(Object[] lowerExclusive) {
 			if (lowerExclusive != null && this.held.getCount() > 0) {
@@ -241,6 +274,7 @@ class SteppingChunkerIT {
 		public void dispatched(Object[] lowerExclusive, Object[] upperInclusive, boolean stepped) {
 			this.lastUpper = (upperInclusive != null) ? upperInclusive[0] : null;
 			if (upperInclusive == null) {
+				this.beforeLastRead.run();
 				return;
 			}
 			(stepped ? this.stepped : this.probed).incrementAndGet();
