@@ -198,7 +198,7 @@ public final class Copier {
 		return Math.max(this.rowsEstimated, this.rowsCopied);
 	}
 
-	/** Returns rows copied per second over the last {@value #RATE_WINDOW_SECONDS} seconds. */
+	/** Returns rows copied per second over the last ten seconds; 0 before the copy runs and once it is done. */
 	public double rowsPerSecond() {
 		CopyRate current = this.rate;
 		return (current != null && !isDone()) ? current.rowsPerSecond() : 0;
