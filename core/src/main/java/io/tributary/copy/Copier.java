@@ -1,5 +1,6 @@
 package io.tributary.copy;
 
+import java.math.BigInteger;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -21,6 +22,7 @@ import io.tributary.schema.Column;
 import io.tributary.schema.KeyPredicates;
 import io.tributary.schema.RowKey;
 import io.tributary.schema.TableLayout;
+import io.tributary.schema.ValueKind;
 import io.tributary.schema.Values;
 import io.tributary.subscription.Watermarks;
 
@@ -28,19 +30,27 @@ import io.tributary.subscription.Watermarks;
  * Copies the rows that exist in a source table into its target, chunk by chunk in key order,
  * without a table lock or a long transaction.
  *
- * <p>Each chunk is first bounded with a plain read (the key {@code chunkRows} rows further on),
- * then published as dispatched, then read with {@code LOCK IN SHARE MODE}: a locking read waits
+ * <p>Each chunk is first bounded, then published as dispatched, then read with {@code LOCK IN SHARE MODE}: a locking read waits
  * for any transaction still holding a row of the chunk to commit and then reads the newest
  * committed version. That closes the window in which the binlog has delivered a transaction whose
  * rows the source does not yet show, so changes above the dispatched bound can be dropped safely
  * (see {@link CopyWatermarks}). The chunk is then written with REPLACE, any target rows in its
  * range that the source no longer has are deleted, and the chunk is published as landed.
+ *
+ * <p>A chunk is bounded in one of two ways. When the key is a single integer column, the copier
+ * reads the lowest and highest key once and steps through the key space (see {@link KeyStepper}),
+ * which needs no query per chunk; it switches to the second way for the rest of the table when the
+ * key space turns out sparse. Otherwise each chunk is bounded with a plain read of the key
+ * {@code chunkRows} rows further on. Either way the last chunk is open-ended, so rows inserted
+ * above the highest key seen earlier are read by it.
  */
 public final class Copier {
 
 	private static final Logger logger = LoggerFactory.getLogger(Copier.class);
 
 	private static final int MAX_ATTEMPTS = 10;
+
+	private static final int RATE_WINDOW_SECONDS = 10;
 
 	private final DataSource source;
 
@@ -74,6 +84,16 @@ public final class Copier {
 		default void beforeDispatch(Object[] lowerExclusive) {
 		}
 
+		/**
+		 * Called once a chunk is bounded and dispatched, before it is read.
+		 * @param lowerExclusive the key the chunk starts after, or {@code null} for the first chunk
+		 * @param upperInclusive the chunk's last key, or {@code null} for the open-ended last chunk
+		 * @param stepped whether the bound was stepped to through an integer key space rather than
+		 * found by probing keys
+		 */
+		default void dispatched(Object[] lowerExclusive, Object[] upperInclusive, boolean stepped) {
+		}
+
 	}
 
 	private volatile long rowsCopied;
@@ -82,6 +102,8 @@ public final class Copier {
 
 
 	private volatile long rowsEstimated;
+
+	private volatile CopyRate rate;
 
 	/**
 	 * Reads the keys a target holds in a key range, so rows the source no longer has can be
@@ -125,6 +147,9 @@ public final class Copier {
 	}
 
 	private Object[] resumeAfter;
+
+	/** Where the stepping plan's first chunk counts its width from: just under the lowest key. */
+	private BigInteger steppingStart;
 
 	/**
 	 * Continues a copy that an earlier run left after {@code key}: every key at or below it is in
@@ -173,6 +198,22 @@ public final class Copier {
 		return Math.max(this.rowsEstimated, this.rowsCopied);
 	}
 
+	/** Returns rows copied per second over the last ten seconds; 0 before the copy runs and once it is done. */
+	public double rowsPerSecond() {
+		CopyRate current = this.rate;
+		return (current != null && !isDone()) ? current.rowsPerSecond() : 0;
+	}
+
+	/**
+	 * Returns the seconds left until the estimated rows are copied at the recent rate, or
+	 * {@code null} when that is unknown: before the copy runs, once it is done, and while it copies
+	 * nothing. A continued copy counts the whole table as left, so it overestimates at first.
+	 */
+	public Long etaSeconds() {
+		CopyRate current = this.rate;
+		return (current != null && !isDone()) ? current.etaSeconds(rowsEstimated() - this.rowsCopied) : null;
+	}
+
 	/**
 	 * Copies the whole table. One thread (the caller) bounds and dispatches chunks in key order;
 	 * up to {@code threads} workers read and write them in parallel. The landed watermark moves only
@@ -186,6 +227,7 @@ public final class Copier {
 	 */
 	public boolean run(BooleanSupplier stopRequested) throws SQLException {
 		this.rowsEstimated = estimateRows();
+		this.rate = new CopyRate(java.time.Duration.ofSeconds(RATE_WINDOW_SECONDS), System::nanoTime);
 		boolean comparable = this.layout.keyOrderIsComparable();
 		logger.info("Snapshot of {} started (about {} rows, {} thread(s), {} rows per chunk to start)",
 				this.layout.table(), this.rowsEstimated, this.sizing.threads(), this.chunkRows);
@@ -212,6 +254,7 @@ public final class Copier {
 				return thread;
 			});
 		java.util.concurrent.atomic.AtomicReference<Exception> failure = new java.util.concurrent.atomic.AtomicReference<>();
+		KeyStepper stepper = KeyStepper.appliesTo(this.layout) ? openStepper(from) : null;
 		try {
 			while (true) {
 				if (stopRequested.getAsBoolean() || failure.get() != null) {
@@ -223,9 +266,33 @@ public final class Copier {
 					slots.release();
 					break;
 				}
-				Object[] upper = probe((lower == null) ? probeFirst : probeNext, above, lower, this.chunkRows);
+				if (stepper != null && stepper.sparse()) {
+					logger.info("Snapshot of {} finds {} rows per key value after key {}; bounding the remaining "
+							+ "chunks by key probes", this.layout.table(), String.format("%.3f", stepper.density()),
+							new RowKey(lower));
+					stepper = null;
+				}
+				Object[] upper;
+				long width = -1;
+				if (stepper != null) {
+					BigInteger after = (lower != null) ? KeyStepper.number(lower[0]) : this.steppingStart;
+					BigInteger candidate = stepper.nextUpper(after, this.chunkRows);
+					if (stepper.reachesMax(candidate)) {
+						// Rows inserted above the highest key read at the start are copied too: look again,
+						// and end with an open-ended chunk only once the plan reaches the current highest key.
+						stepper.raiseMax(readMax(from));
+					}
+					upper = stepper.reachesMax(candidate) ? null : new Object[] { stepper.key(candidate) };
+					width = candidate.subtract(after).longValueExact();
+				}
+				else {
+					upper = probe((lower == null) ? probeFirst : probeNext, above, lower, this.chunkRows);
+				}
+				KeyStepper feedback = (upper != null) ? stepper : null;
+				long chunkWidth = width;
 				int chunk = ledger.dispatch((upper != null) ? new RowKey(upper) : null);
 				publish(ledger, comparable);
+				this.observer.dispatched(lower, upper, stepper != null);
 				StringBuilder sql = new StringBuilder(select);
 				List<Object> parameters = new ArrayList<>();
 				String glue = " WHERE ";
@@ -251,9 +318,13 @@ public final class Copier {
 							deleteVanished(chunkLower, upper, rows);
 						}
 						adjustChunkSize(rows.size(), System.nanoTime() - started);
+						if (feedback != null) {
+							feedback.landed(rows.size(), chunkWidth);
+						}
 						synchronized (ledger) {
 							this.rowsCopied += rows.size();
 							this.chunksCopied++;
+							this.rate.record(this.rowsCopied);
 							ledger.land(chunk);
 							publish(ledger, comparable);
 						}
@@ -294,6 +365,48 @@ public final class Copier {
 		logger.info("Snapshot of {} finished: {} rows in {} chunks", this.layout.table(), this.rowsCopied,
 				this.chunksCopied);
 		return true;
+	}
+
+	/**
+	 * Returns a stepping plan for a table keyed by one integer column, reading its highest key (and
+	 * lowest, for a fresh copy) once; {@code null} when the table holds no row to step through.
+	 */
+	private KeyStepper openStepper(String from) throws SQLException {
+		Column key = this.layout.keys().get(0);
+		BigInteger[] range = keyRange(from, key);
+		if (range[1] == null || (this.resumeAfter == null && range[0] == null)) {
+			return null;
+		}
+		// The first chunk is unbounded below; its width counts from just under the lowest key.
+		this.steppingStart = (range[0] != null) ? range[0].subtract(BigInteger.ONE) : range[1];
+		logger.debug("Snapshot of {} steps through keys up to {}", this.layout.table(), range[1]);
+		return new KeyStepper(key.kind() == ValueKind.UNSIGNED_BIGINT, range[1], this.chunkRows,
+				this.sizing.maxChunkRows());
+	}
+
+	private BigInteger readMax(String from) throws SQLException {
+		return keyRange(from, this.layout.keys().get(0))[1];
+	}
+
+	/** Reads the lowest and highest key with a plain read; {@code null}s for an empty table. */
+	private BigInteger[] keyRange(String from, Column key) throws SQLException {
+		String sql = "SELECT MIN(" + key.quotedName() + "), MAX(" + key.quotedName() + ")" + from;
+		for (int attempt = 1;; attempt++) {
+			try (Connection connection = this.source.getConnection()) {
+				Sessions.prepareSource(connection);
+				try (PreparedStatement statement = connection.prepareStatement(sql);
+						ResultSet rs = statement.executeQuery()) {
+					rs.next();
+					Object min = Values.fromResultSet(rs, 1, key);
+					Object max = Values.fromResultSet(rs, 2, key);
+					return new BigInteger[] { (min != null) ? KeyStepper.number(min) : null,
+							(max != null) ? KeyStepper.number(max) : null };
+				}
+			}
+			catch (SQLException ex) {
+				retryOrThrow(ex, attempt);
+			}
+		}
 	}
 
 	private void publish(ChunkLedger ledger, boolean comparable) {

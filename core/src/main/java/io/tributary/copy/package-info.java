@@ -1,9 +1,13 @@
 /**
  * The snapshot copier: reads existing rows in key-ordered chunks with locking reads and writes them
- * with REPLACE, publishing dispatched and landed watermarks.
+ * with REPLACE, publishing dispatched and landed watermarks. A table keyed by one integer column
+ * is chunked by stepping through its key space, other tables (and sparse key spaces) by probing
+ * for each chunk's last key; the copy's recent speed and time left are measured for status.
  *
  * <p>Invariants: a chunk is published as dispatched before it is read and as landed only after it
  * is written; a change is dropped only above the dispatched bound, where the later locking read is
- * guaranteed to see it; nothing is dropped before the first chunk is dispatched.
+ * guaranteed to see it; nothing is dropped before the first chunk is dispatched; the last chunk is
+ * open-ended, so rows inserted above the highest key seen earlier are read; a stepped chunk covers
+ * no more key values, and so reads no more rows, than the most rows a chunk may hold.
  */
 package io.tributary.copy;

@@ -78,11 +78,13 @@ final class TableRuntime {
 		BufferedSubscription.Counters counters = (buffer != null) ? buffer.counters()
 				: new BufferedSubscription.Counters(0, 0, 0, 0, 0, 0, 0, -1);
 		Copier copy = this.copier;
+		boolean snapshotting = copy != null && this.phase == Phase.SNAPSHOTTING;
 		Position position = this.confirmed;
 		boolean flushed = counters.bufferedKeys() == 0 && position != null && position.equals(delivered);
 		return new TableStatus(this.mapping.source().toString(), this.mapping.target().toString(), this.phase,
 				(copy != null) ? copy.rowsCopied() : 0, (copy != null) ? copy.rowsEstimated() : 0,
-				(copy != null) ? copy.chunksCopied() : 0, counters.bufferedKeys(), counters.bufferedBytes(),
+				(copy != null) ? copy.chunksCopied() : 0, snapshotting ? copy.rowsPerSecond() : 0,
+				snapshotting ? copy.etaSeconds() : null, counters.bufferedKeys(), counters.bufferedBytes(),
 				counters.keysAdded(), counters.droppedAboveHighWatermark(), counters.deferredInFlight(),
 				counters.parks(), counters.parkedMillis(), counters.softLimitBytes(), this.changesApplied, apply(),
 				flushed, (position != null) ? position.toString() : null, this.lastFlush, this.lastError);

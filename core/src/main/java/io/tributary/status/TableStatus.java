@@ -11,6 +11,10 @@ import java.time.Instant;
  * @param rowsCopied rows copied by the snapshot so far
  * @param rowsEstimated estimated rows of the source table
  * @param chunksCopied snapshot chunks copied
+ * @param copyRowsPerSecond rows the snapshot copied per second over the last few seconds; 0 when
+ * the table is not snapshotting
+ * @param copyEtaSeconds seconds until the snapshot has copied the estimated rows at that rate, or
+ * {@code null} when unknown (not snapshotting, or nothing copied lately)
  * @param bufferedKeys changes held in the buffer now
  * @param bufferedBytes estimated bytes held in the buffer now
  * @param keysAdded changes added to the buffer since start
@@ -27,7 +31,8 @@ import java.time.Instant;
  * @param lastError why the table failed or the last flush failed, or {@code null}
  */
 public record TableStatus(String name, String target, Phase phase, long rowsCopied, long rowsEstimated,
-		long chunksCopied, long bufferedKeys, long bufferedBytes, long keysAdded, long droppedAboveHighWatermark,
+		long chunksCopied, double copyRowsPerSecond, Long copyEtaSeconds,
+		long bufferedKeys, long bufferedBytes, long keysAdded, long droppedAboveHighWatermark,
 		long deferredInFlight, long parkEvents, long parkedMillis, long bufferSoftLimitBytes, long changesApplied,
 		Apply apply, boolean allChangesFlushed, String confirmedPosition,
 		Flush lastFlush, String lastError) {

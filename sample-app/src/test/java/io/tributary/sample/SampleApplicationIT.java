@@ -39,10 +39,14 @@ class SampleApplicationIT {
 		assertThat(orders.get("name").asString()).isEqualTo("shop.orders");
 		assertThat(orders.get("target").asString()).isEqualTo("replica.orders");
 		assertThat(orders.get("rowsCopied").asLong()).isGreaterThanOrEqualTo(20_000);
+		// Copy speed and time left are reported while snapshotting only.
+		assertThat(orders.get("copyRowsPerSecond").asDouble()).isZero();
+		assertThat(orders.path("copyEtaSeconds").isMissingNode() || orders.get("copyEtaSeconds").isNull()).isTrue();
 		long applied = orders.get("changesApplied").asLong();
 		await((status) -> status.get("tables").get(0).get("changesApplied").asLong() > applied + 20);
 		String page = get("/tributary");
-		assertThat(page).contains("shop.orders").contains("shop.order_items").contains("STREAMING");
+		assertThat(page).contains("shop.orders").contains("shop.order_items").contains("STREAMING").contains("Rows/s")
+			.contains("ETA");
 	}
 
 	private JsonNode await(Predicate<JsonNode> condition) throws Exception {
