@@ -24,7 +24,6 @@ import io.tributary.apply.ChangeListener;
 import io.tributary.schema.Column;
 import io.tributary.schema.LayoutReader;
 import io.tributary.schema.TableLayout;
-import io.tributary.schema.ValueKind;
 import io.tributary.schema.Values;
 import io.tributary.source.Position;
 import io.tributary.source.TableId;
@@ -357,53 +356,12 @@ class ListenerPipelineIT {
 			this.rows.clear();
 		}
 
-		/**
-		 * Returns a row with MySQL JSON values stripped of whitespace outside strings: MySQL renders
-		 * JSON read by SELECT with a space after {@code :} and {@code ,}, while the binlog's binary
-		 * JSON is rendered without, so equal documents arrive as different text.
-		 */
-		private static Object[] comparable(Object[] row, List<Column> columns) {
-			if (row == null) {
-				return null;
-			}
-			Object[] copy = row.clone();
-			for (int i = 0; i < Math.min(copy.length, columns.size()); i++) {
-				if (columns.get(i).kind() == ValueKind.JSON && copy[i] instanceof String text) {
-					copy[i] = compactJson(text);
-				}
-			}
-			return copy;
-		}
-
-		private static String compactJson(String text) {
-			StringBuilder compact = new StringBuilder(text.length());
-			boolean inString = false;
-			for (int i = 0; i < text.length(); i++) {
-				char c = text.charAt(i);
-				if (inString) {
-					compact.append(c);
-					if (c == '\\' && i + 1 < text.length()) {
-						compact.append(text.charAt(++i));
-					}
-					else if (c == '"') {
-						inString = false;
-					}
-				}
-				else if (!Character.isWhitespace(c)) {
-					compact.append(c);
-					inString = c == '"';
-				}
-			}
-			return compact.toString();
-		}
-
 		/** Asserts that the map holds exactly the rows the source table holds, in canonical form. */
 		void assertEqualTo(DataSource pool, TableId table) throws SQLException {
 			Map<List<Object>, Object[]> expected = new HashMap<>();
-			List<Column> columns;
 			try (Connection connection = pool.getConnection()) {
 				TableLayout layout = LayoutReader.read(connection, table);
-				columns = layout.columns();
+				List<Column> columns = layout.columns();
 				try (PreparedStatement statement = connection
 					.prepareStatement("SELECT " + layout.selectList() + " FROM " + table.quoted());
 						ResultSet rs = statement.executeQuery()) {
@@ -419,7 +377,7 @@ class ListenerPipelineIT {
 			List<String> differences = new ArrayList<>();
 			for (Map.Entry<List<Object>, Object[]> entry : expected.entrySet()) {
 				Object[] held = this.rows.get(entry.getKey());
-				if (!Arrays.deepEquals(comparable(held, columns), comparable(entry.getValue(), columns))) {
+				if (!Arrays.deepEquals(held, entry.getValue())) {
 					differences.add("key " + entry.getKey() + ": source " + Arrays.deepToString(entry.getValue())
 							+ ", listener " + ((held != null) ? Arrays.deepToString(held) : "missing"));
 				}
