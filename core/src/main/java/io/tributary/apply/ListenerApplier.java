@@ -98,6 +98,26 @@ public final class ListenerApplier implements Applier {
 	}
 
 	/**
+	 * Returns an applier for a new layout of the same table (after a column was added), keeping
+	 * the counters and any pause after a failure. Call only when this one is no longer used.
+	 * @param next the new layout
+	 * @return the applier
+	 */
+	public ListenerApplier withLayout(TableLayout next) {
+		ListenerApplier applier = new ListenerApplier(this.listener, next, this.nanoClock);
+		synchronized (this.lock) {
+			applier.consecutiveFailures = this.consecutiveFailures;
+			applier.pausedUntil = this.pausedUntil;
+			applier.lastFailure = this.lastFailure;
+			applier.batchesDelivered = this.batchesDelivered;
+			applier.batchesFailed = this.batchesFailed;
+			applier.rowsUpserted = this.rowsUpserted;
+			applier.keysDeleted = this.keysDeleted;
+		}
+		return applier;
+	}
+
+	/**
 	 * Tells the listener that the table was truncated on the source.
 	 * @throws ApplyException when the listener throws, {@link UnsupportedOperationException}
 	 * included (the listener does not handle truncation)

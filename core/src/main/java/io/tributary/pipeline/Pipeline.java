@@ -761,7 +761,7 @@ public final class Pipeline implements AutoCloseable {
 					table.flushLock.lock();
 					try {
 						table.layout = next;
-						table.applier = new ListenerApplier(Pipeline.this.settings.listener(), next);
+						table.applier = ((ListenerApplier) table.applier).withLayout(next);
 					}
 					finally {
 						table.flushLock.unlock();

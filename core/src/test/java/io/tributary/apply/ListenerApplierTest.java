@@ -139,6 +139,34 @@ class ListenerApplierTest {
 	}
 
 	@Test
+	void aNewLayoutKeepsTheCountersAndThePause() {
+		boolean[] failing = { true };
+		ListenerApplier applier = new ListenerApplier((batch) -> {
+			if (failing[0]) {
+				throw new IllegalStateException("down");
+			}
+			this.received.add(batch);
+		}, LAYOUT, this.now::get);
+		List<Object[]> rows = List.<Object[]>of(new Object[] { "a", 1L });
+		assertThatExceptionOfType(ApplyException.class).isThrownBy(() -> applier.apply(rows, List.of(), null));
+		TableLayout wider = new TableLayout(TABLE, List.of(LAYOUT.columns().get(0), LAYOUT.columns().get(1),
+				new Column("extra", 2, "int", "int", ValueKind.INTEGER, false, null, 0, 0, List.of(), true)),
+				new int[] { 1 });
+
+		ListenerApplier next = applier.withLayout(wider);
+		failing[0] = false;
+
+		assertThatExceptionOfType(ListenerApplier.Paused.class)
+			.isThrownBy(() -> next.apply(List.<Object[]>of(new Object[] { "a", 1L, 7L }), List.of(), null));
+		this.now.addAndGet(Duration.ofMillis(100).toNanos());
+		next.apply(List.<Object[]>of(new Object[] { "a", 1L, 7L }), List.of(), null);
+		assertThat(this.received).singleElement()
+			.satisfies((batch) -> assertThat(batch.columns()).containsExactly("note", "id", "extra"));
+		assertThat(next.counters().batchesFailed()).isEqualTo(1);
+		assertThat(next.counters().batchesApplied()).isEqualTo(1);
+	}
+
+	@Test
 	void aListenerThatDoesNotHandleTruncationFailsTheTruncate() {
 		ListenerApplier applier = new ListenerApplier(this.received::add, LAYOUT, this.now::get);
 
