@@ -156,6 +156,42 @@ class ListenerPipelineIT {
 	}
 
 	@Test
+	void aChunkRefusedUntilTheStopIsCopiedOnTheNextStart() throws Exception {
+		String src = db.schema("lrefuse_src");
+		String dst = db.schema("lrefuse_dst");
+		DataSource pool = db.dataSource(null);
+		Workload.createOrdersTable(pool, src + ".orders", 3_000);
+		MapListener listener = new MapListener();
+		listener.failNext(Integer.MAX_VALUE);
+		PipelineSettings settings = settings(src, dst, "orders", listener).withChunkRows(500);
+		Pipeline first = new Pipeline(settings, pool, pool);
+		try {
+			first.start();
+			long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+			while (listener.failures() < 2) {
+				assertThat(System.nanoTime()).as("listener refusing chunks").isLessThan(deadline);
+				Thread.sleep(10);
+			}
+			assertThat(table(first).lastError()).contains("Snapshot chunk not delivered").contains("simulated outage");
+		}
+		finally {
+			first.close();
+		}
+		assertThat(first.status().state()).isEqualTo(PipelineStatus.State.STOPPED);
+		assertThat(table(first).rowsCopied()).isZero();
+		assertThat(listener.rows).isEmpty();
+
+		listener.failNext(0);
+		try (Pipeline second = new Pipeline(settings, pool, pool)) {
+			second.start();
+			awaitTable(second, (t) -> t.phase() == Phase.STREAMING, Duration.ofMinutes(2));
+			second.awaitCaughtUp(Duration.ofMinutes(1));
+			assertThat(table(second).rowsCopied()).isEqualTo(3_000);
+			listener.assertEqualTo(pool, new TableId(src, "orders"));
+		}
+	}
+
+	@Test
 	void restartResumesFromTheCheckpointAndConverges() throws Exception {
 		String src = db.schema("lrestart_src");
 		String dst = db.schema("lrestart_dst");
