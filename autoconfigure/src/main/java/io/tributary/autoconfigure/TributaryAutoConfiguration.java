@@ -3,9 +3,11 @@ package io.tributary.autoconfigure;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import com.zaxxer.hikari.HikariDataSource;
 
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -16,6 +18,7 @@ import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceProperties;
 import org.springframework.context.annotation.Bean;
 
+import io.tributary.apply.ChangeListener;
 import io.tributary.pipeline.Pipeline;
 import io.tributary.pipeline.PipelineSettings;
 import io.tributary.pipeline.TableMapping;
@@ -24,7 +27,9 @@ import io.tributary.source.TableId;
 import io.tributary.source.binlog.SourceJdbc;
 
 /**
- * Auto-configuration of a Tributary {@link Pipeline} from {@code cdc.*} properties.
+ * Auto-configuration of a Tributary {@link Pipeline} from {@code cdc.*} properties. When the
+ * context holds one {@link ChangeListener} bean, every table's changes go to it instead of target
+ * tables (listener mode); the target connection then holds only the checkpoint table.
  */
 @AutoConfiguration(after = DataSourceAutoConfiguration.class)
 @ConditionalOnClass(Pipeline.class)
@@ -35,7 +40,8 @@ public final class TributaryAutoConfiguration {
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean
 	TributaryConnections tributaryConnections(TributaryProperties properties,
-			ObjectProvider<DataSourceProperties> applicationDataSource) {
+			ObjectProvider<DataSourceProperties> applicationDataSource, ListableBeanFactory beans) {
+		ChangeListener listener = changeListener(beans);
 		TributaryProperties.Source source = properties.getSource();
 		if (source.getUsername() == null || source.getUsername().isBlank()) {
 			throw new IllegalStateException("cdc.source.username is not set: name a source user with REPLICATION SLAVE, "
@@ -57,6 +63,11 @@ public final class TributaryAutoConfiguration {
 		}
 		if (url == null) {
 			sourcePool.close();
+			if (listener != null) {
+				throw new IllegalStateException("No database for checkpoints: the ChangeListener receives the changes, "
+						+ "but Tributary keeps its checkpoints in a MySQL or MariaDB database next to the application's "
+						+ "data; set cdc.target.url (or spring.datasource.url) to it");
+			}
 			throw new IllegalStateException("No target database: set cdc.target.url (or spring.datasource.url) to the "
 					+ "MySQL or MariaDB database the tables are copied into");
 		}
@@ -81,9 +92,24 @@ public final class TributaryAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	Pipeline tributaryPipeline(TributaryProperties properties, TributaryConnections connections) {
-		return new Pipeline(settings(properties, JdbcUrls.defaultSchema(connections.targetUrl())),
+	Pipeline tributaryPipeline(TributaryProperties properties, TributaryConnections connections,
+			ListableBeanFactory beans) {
+		return new Pipeline(settings(properties, JdbcUrls.defaultSchema(connections.targetUrl()), changeListener(beans)),
 				connections.source(), connections.target());
+	}
+
+	/**
+	 * Returns the application's only {@link ChangeListener} bean, which switches every table to
+	 * listener mode, or {@code null} when there is none.
+	 */
+	static ChangeListener changeListener(ListableBeanFactory beans) {
+		Map<String, ChangeListener> listeners = beans.getBeansOfType(ChangeListener.class);
+		if (listeners.size() > 1) {
+			throw new IllegalStateException("Found " + listeners.size() + " ChangeListener beans " + listeners.keySet()
+					+ ", but Tributary delivers every table's changes to exactly one: combine them into one bean "
+					+ "that dispatches by ChangeBatch.table(), or remove all but one");
+		}
+		return listeners.isEmpty() ? null : listeners.values().iterator().next();
 	}
 
 	@Bean
@@ -93,6 +119,10 @@ public final class TributaryAutoConfiguration {
 	}
 
 	static PipelineSettings settings(TributaryProperties properties, String targetSchema) {
+		return settings(properties, targetSchema, null);
+	}
+
+	static PipelineSettings settings(TributaryProperties properties, String targetSchema, ChangeListener listener) {
 		SourceSettings sourceSettings = sourceSettings(properties.getSource());
 		if (properties.getTables().isEmpty()) {
 			throw new IllegalStateException("cdc.tables is empty: list the tables to replicate (cdc.tables[0].source="
@@ -106,6 +136,16 @@ public final class TributaryAutoConfiguration {
 				throw new IllegalStateException(key + ".source is not set: name the source table as schema.table");
 			}
 			TableId sourceTable = TableId.parse(table.getSource(), null);
+			if (listener != null) {
+				if (table.getTarget() != null) {
+					throw new IllegalStateException(key + ".target is set, but the application has a ChangeListener "
+							+ "bean, which receives the changes of every table instead of a target table. Remove " + key
+							+ ".target, or remove the ChangeListener bean to copy the tables into target tables");
+				}
+				// The pipeline puts a listener label in place of the target.
+				tables.add(new TableMapping(sourceTable, sourceTable, table.getKey(), table.getSnapshot()));
+				continue;
+			}
 			String targetName = (table.getTarget() != null) ? table.getTarget() : sourceTable.table();
 			tables.add(new TableMapping(sourceTable, parseTarget(targetName, targetSchema, key + ".target"),
 					table.getKey(), table.getSnapshot()));
@@ -116,7 +156,7 @@ public final class TributaryAutoConfiguration {
 				parseTarget(checkpoint.getTable(), targetSchema, "cdc.checkpoint.table"), checkpoint.getInterval(),
 				copySizing(properties.getCopy()), flush.getBatchRows(), flush.getBatchBytes().toBytes(),
 				checkpoint.getInvalidBehavior(), properties.getBuffer().getSoftLimit().toBytes(), flush.getMaxChanges(),
-				flush.getConcurrency());
+				flush.getConcurrency(), listener);
 	}
 
 	private static SourceSettings sourceSettings(TributaryProperties.Source source) {

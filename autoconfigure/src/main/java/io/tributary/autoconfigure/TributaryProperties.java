@@ -214,12 +214,15 @@ public class TributaryProperties {
 
 	/**
 	 * The target database. Tributary opens a small pool of its own to it, because it sets session
-	 * variables on its connections.
+	 * variables on its connections. With a ChangeListener bean it holds only the checkpoint table,
+	 * and is still required.
 	 */
 	public static class Target {
 
 		/**
-		 * JDBC URL of the target database. Defaults to the application's spring.datasource.url.
+		 * JDBC URL of the target database, which also holds the checkpoint table (the only thing
+		 * it holds when the application has a ChangeListener bean). Defaults to the application's
+		 * spring.datasource.url.
 		 */
 		private String url;
 
@@ -284,7 +287,8 @@ public class TributaryProperties {
 
 		/**
 		 * Target table as schema.table, or a bare name in the target's default schema. Defaults
-		 * to the source table's name in the target's default schema.
+		 * to the source table's name in the target's default schema. Must not be set when the
+		 * application has a ChangeListener bean, which receives the changes instead.
 		 */
 		private String target;
 

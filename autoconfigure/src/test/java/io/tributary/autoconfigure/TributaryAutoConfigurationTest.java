@@ -13,6 +13,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import io.tributary.apply.ChangeListener;
 import io.tributary.autoconfigure.endpoint.CdcEndpoint;
 import io.tributary.autoconfigure.endpoint.CdcEndpointAutoConfiguration;
 import io.tributary.pipeline.Pipeline;
@@ -136,6 +137,80 @@ class TributaryAutoConfigurationTest {
 		assertThat(JdbcUrls.defaultSchema("jdbc:mysql://db:3306/replica?useSSL=false")).isEqualTo("replica");
 		assertThat(JdbcUrls.defaultSchema("jdbc:mysql://db:3306/")).isNull();
 		assertThat(JdbcUrls.defaultSchema("jdbc:mysql://db")).isNull();
+	}
+
+	@Test
+	void deliversEveryTableToTheOnlyChangeListener() {
+		ApplicationContextRunner listening = new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(TributaryAutoConfiguration.class, CdcEndpointAutoConfiguration.class))
+			.withPropertyValues("cdc.source.username=repl", "cdc.target.url=jdbc:mysql://127.0.0.1:1/app",
+					"cdc.tables[0].source=shop.orders", "cdc.tables[1].source=shop.order_items",
+					"management.endpoints.web.exposure.include=cdc")
+			.withUserConfiguration(OneListener.class);
+		listening.run((context) -> {
+			assertThat(context).hasSingleBean(Pipeline.class);
+			assertThat(context.getBean(CdcEndpoint.class).status().tables())
+				.extracting(io.tributary.status.TableStatus::target)
+				.containsExactly("(listener).orders", "(listener).order_items");
+			PipelineSettings settings = TributaryAutoConfiguration.settings(context.getBean(TributaryProperties.class),
+					"app", context.getBean(ChangeListener.class));
+			assertThat(settings.listener()).isSameAs(context.getBean(ChangeListener.class));
+			assertThat(settings.checkpointTable()).isEqualTo(new TableId("app", "tributary_checkpoint"));
+		});
+	}
+
+	@Test
+	void refusesATargetTableBesideAChangeListener() {
+		this.runner.withUserConfiguration(OneListener.class)
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("cdc.tables[1].target is set, but the application has a ChangeListener bean"));
+	}
+
+	@Test
+	void refusesMoreThanOneChangeListener() {
+		this.runner.withUserConfiguration(OneListener.class, AnotherListener.class)
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("Found 2 ChangeListener beans")
+				.hasMessageContaining("ordersListener")
+				.hasMessageContaining("auditListener"));
+	}
+
+	@Test
+	void aChangeListenerStillNeedsADatabaseForCheckpoints() {
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(TributaryAutoConfiguration.class))
+			.withPropertyValues("cdc.source.username=repl", "cdc.tables[0].source=shop.orders")
+			.withUserConfiguration(OneListener.class)
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("No database for checkpoints")
+				.hasMessageContaining("cdc.target.url"));
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class OneListener {
+
+		@Bean
+		ChangeListener ordersListener() {
+			return (batch) -> {
+			};
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class AnotherListener {
+
+		@Bean
+		ChangeListener auditListener() {
+			return (batch) -> {
+			};
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -21,7 +21,9 @@ import io.tributary.source.TableId;
  * @param deletedKeys primary keys of deleted rows
  * @param position the source position through which this table's changes had been read when the
  * batch was taken; changes held back at that moment (rows of a snapshot chunk still being
- * copied) come in a later batch. {@code null} for snapshot rows, which have no position
+ * copied) come in a later batch. {@code null} for snapshot rows, which have no position, and for
+ * changes of tables whose keys the server compares by collation, which are delivered in binlog
+ * order, a run of upserts or deletes at a time
  */
 public record ChangeBatch(TableId table, List<String> columns, List<String> keyColumns, List<Object[]> upserts,
 		List<Object[]> deletedKeys, Position position) {

@@ -21,7 +21,11 @@ import io.tributary.source.Position;
  * flush, {@link #apply} then refuses, with an {@link ApplyException} and without calling the
  * listener, until a pause has passed: 100 ms after the first failure, doubling with each further
  * consecutive failure up to 30 s. A success ends the pauses. {@link #upsert} and {@link #delete}
- * (snapshot rows) always call the listener.
+ * (snapshot rows, and changes replayed one run at a time) always call the listener; the snapshot
+ * paces its own retries.
+ *
+ * <p>{@link #counters()} count listener calls, so that they read like the statement counters of
+ * a target table: a batch is one call, a failed batch a call that threw.
  */
 public final class ListenerApplier implements Applier {
 
@@ -46,6 +50,14 @@ public final class ListenerApplier implements Applier {
 	private long pausedUntil;
 
 	private String lastFailure;
+
+	private long batchesDelivered;
+
+	private long batchesFailed;
+
+	private long rowsUpserted;
+
+	private long keysDeleted;
 
 	/**
 	 * Creates an applier delivering to a listener.
@@ -85,26 +97,86 @@ public final class ListenerApplier implements Applier {
 		}
 	}
 
+	/**
+	 * Returns an applier for a new layout of the same table (after a column was added), keeping
+	 * the counters and any pause after a failure. Call only when this one is no longer used.
+	 * @param next the new layout
+	 * @return the applier
+	 */
+	public ListenerApplier withLayout(TableLayout next) {
+		ListenerApplier applier = new ListenerApplier(this.listener, next, this.nanoClock);
+		synchronized (this.lock) {
+			applier.consecutiveFailures = this.consecutiveFailures;
+			applier.pausedUntil = this.pausedUntil;
+			applier.lastFailure = this.lastFailure;
+			applier.batchesDelivered = this.batchesDelivered;
+			applier.batchesFailed = this.batchesFailed;
+			applier.rowsUpserted = this.rowsUpserted;
+			applier.keysDeleted = this.keysDeleted;
+		}
+		return applier;
+	}
+
+	/**
+	 * Tells the listener that the table was truncated on the source.
+	 * @throws ApplyException when the listener throws, {@link UnsupportedOperationException}
+	 * included (the listener does not handle truncation)
+	 */
+	public void truncate() {
+		synchronized (this.lock) {
+			try {
+				this.listener.onTruncate(this.layout.table());
+			}
+			catch (Exception ex) {
+				if (ex instanceof InterruptedException) {
+					Thread.currentThread().interrupt();
+				}
+				throw new ApplyException("The change listener of " + this.layout.table()
+						+ " did not handle a TRUNCATE of the table on the source: " + ex, ex);
+			}
+		}
+	}
+
+	/**
+	 * Returns the listener calls so far: delivered and failed batches, the upserts and deletes of
+	 * delivered ones; no contention, no retries, one call at a time.
+	 */
+	public ApplierCounters counters() {
+		synchronized (this.lock) {
+			return new ApplierCounters(this.batchesDelivered, this.batchesFailed, this.rowsUpserted,
+					this.keysDeleted, 0, 0, 1, 1);
+		}
+	}
+
+	/** Returns the layout whose columns the batches name. */
+	public TableLayout layout() {
+		return this.layout;
+	}
+
 	private void deliver(List<Object[]> upserts, List<Object[]> deletedKeys, Position position, boolean paced) {
 		ChangeBatch batch = new ChangeBatch(this.layout.table(), this.columns, this.keyColumns, upserts, deletedKeys,
 				position);
 		synchronized (this.lock) {
 			long now = this.nanoClock.getAsLong();
 			if (paced && this.consecutiveFailures > 0 && now - this.pausedUntil < 0) {
-				throw new ApplyException("The change listener of " + this.layout.table() + " failed "
+				throw new Paused("The change listener of " + this.layout.table() + " failed "
 						+ this.consecutiveFailures + " time(s) in a row (last: " + this.lastFailure + "); the "
 						+ batch.size() + " changes are delivered again in "
-						+ Duration.ofNanos(this.pausedUntil - now).toMillis() + " ms", null);
+						+ Duration.ofNanos(this.pausedUntil - now).toMillis() + " ms");
 			}
 			try {
 				this.listener.onChanges(batch);
 				this.consecutiveFailures = 0;
+				this.batchesDelivered++;
+				this.rowsUpserted += upserts.size();
+				this.keysDeleted += deletedKeys.size();
 			}
 			catch (Exception ex) {
 				if (ex instanceof InterruptedException) {
 					Thread.currentThread().interrupt();
 				}
 				this.consecutiveFailures++;
+				this.batchesFailed++;
 				long pause = Math.min(LONGEST_PAUSE_NANOS,
 						FIRST_PAUSE_NANOS << Math.min(this.consecutiveFailures - 1, 20));
 				this.pausedUntil = now + pause;
@@ -115,6 +187,18 @@ public final class ListenerApplier implements Applier {
 						+ "; fix the listener or what it depends on", ex);
 			}
 		}
+	}
+
+	/**
+	 * {@link #apply} refused to call the listener because it failed recently and its pause has
+	 * not passed; the changes are kept, as after any failed apply.
+	 */
+	public static final class Paused extends ApplyException {
+
+		Paused(String message) {
+			super(message, null);
+		}
+
 	}
 
 }

@@ -5,6 +5,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -17,6 +18,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.tributary.apply.Applier;
+import io.tributary.apply.ApplyException;
 import io.tributary.apply.Sessions;
 import io.tributary.schema.Column;
 import io.tributary.schema.KeyPredicates;
@@ -96,6 +98,30 @@ public final class Copier {
 
 	}
 
+	/**
+	 * Hears about chunk writes that failed and are being retried, on the copy worker thread; see
+	 * {@link #retryFailedWrites}.
+	 */
+	public interface WriteRetries {
+
+		/**
+		 * Called after a chunk's write failed, before pausing.
+		 * @param failure why
+		 * @param pause how long until the write is tried again
+		 */
+		void failed(ApplyException failure, Duration pause);
+
+		/** Called when a chunk whose write had failed has been written. */
+		void recovered();
+
+	}
+
+	private static final Duration FIRST_RETRY_PAUSE = Duration.ofMillis(100);
+
+	private static final Duration LONGEST_RETRY_PAUSE = Duration.ofSeconds(30);
+
+	private volatile WriteRetries writeRetries;
+
 	private volatile long rowsCopied;
 
 	private volatile long chunksCopied;
@@ -170,6 +196,18 @@ public final class Copier {
 	public Object[] copiedUpTo() {
 		CopyWatermarks current = this.watermarks;
 		return (current.done() || current.landed() == null) ? null : current.landed().values();
+	}
+
+	/**
+	 * Makes a chunk whose write fails with {@link ApplyException} be written again after a
+	 * growing pause (100 ms, doubling up to 30 s) for as long as it fails, instead of failing the
+	 * copy. The chunk does not land meanwhile, so the landed watermark, and with it everything
+	 * checkpointed, stays below it; when the copy is stopped while the chunk still fails, the
+	 * chunk is given up and a later run copies it again. Call before {@link #run}.
+	 * @param retries hears about failures and recoveries
+	 */
+	public void retryFailedWrites(WriteRetries retries) {
+		this.writeRetries = retries;
 	}
 
 	/** Sets the observer of this copier's chunks. */
@@ -311,8 +349,10 @@ public final class Copier {
 					try {
 						long started = System.nanoTime();
 						List<Object[]> rows = readChunk(sql.toString(), parameters);
-						if (!rows.isEmpty()) {
-							this.applier.upsert(rows);
+						if (!rows.isEmpty()
+								&& !write(rows, () -> stopRequested.getAsBoolean() || failure.get() != null)) {
+							// Given up while failing: the chunk does not land, a later run copies it.
+							return;
 						}
 						if (this.reconcileTarget) {
 							deleteVanished(chunkLower, upper, rows);
@@ -407,6 +447,58 @@ public final class Copier {
 				retryOrThrow(ex, attempt);
 			}
 		}
+	}
+
+	/**
+	 * Writes a chunk's rows, retrying failed writes when {@link #retryFailedWrites} asked for it.
+	 * @return whether the rows were written; {@code false} when given up because of {@code giveUp}
+	 */
+	private boolean write(List<Object[]> rows, BooleanSupplier giveUp) {
+		long pauseMillis = FIRST_RETRY_PAUSE.toMillis();
+		boolean failedBefore = false;
+		while (true) {
+			try {
+				this.applier.upsert(rows);
+				if (failedBefore) {
+					this.writeRetries.recovered();
+				}
+				return true;
+			}
+			catch (ApplyException ex) {
+				WriteRetries retries = this.writeRetries;
+				if (retries == null) {
+					throw ex;
+				}
+				failedBefore = true;
+				retries.failed(ex, Duration.ofMillis(pauseMillis));
+				logger.warn("Writing a snapshot chunk of {} ({} rows) failed, retrying in {} ms: {}",
+						this.layout.table(), rows.size(), pauseMillis, ex.getMessage());
+				if (!pause(pauseMillis, giveUp)) {
+					logger.info("Snapshot of {} gave up a failing chunk as it stops; it is copied again on the "
+							+ "next start", this.layout.table());
+					return false;
+				}
+				pauseMillis = Math.min(LONGEST_RETRY_PAUSE.toMillis(), pauseMillis * 2);
+			}
+		}
+	}
+
+	/** Waits, checking {@code giveUp} every 50 ms; returns false when it said to give up. */
+	private static boolean pause(long millis, BooleanSupplier giveUp) {
+		long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(millis);
+		try {
+			while (!giveUp.getAsBoolean()) {
+				long left = deadline - System.nanoTime();
+				if (left <= 0) {
+					return true;
+				}
+				java.util.concurrent.TimeUnit.NANOSECONDS.sleep(Math.min(left, 50_000_000L));
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		return false;
 	}
 
 	private void publish(ChunkLedger ledger, boolean comparable) {

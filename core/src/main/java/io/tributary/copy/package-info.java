@@ -8,6 +8,7 @@
  * is written; a change is dropped only above the dispatched bound, where the later locking read is
  * guaranteed to see it; nothing is dropped before the first chunk is dispatched; the last chunk is
  * open-ended, so rows inserted above the highest key seen earlier are read; a stepped chunk covers
- * no more key values, and so reads no more rows, than the most rows a chunk may hold.
+ * no more key values, and so reads no more rows, than the most rows a chunk may hold. A chunk whose
+ * write is retried (listener mode) does not land until the write succeeds.
  */
 package io.tributary.copy;

@@ -18,6 +18,7 @@ import org.slf4j.LoggerFactory;
 import io.tributary.apply.ApplyException;
 import io.tributary.apply.ApplyWorkers;
 import io.tributary.apply.JdbcReplaceApplier;
+import io.tributary.apply.ListenerApplier;
 import io.tributary.apply.ParallelApplier;
 import io.tributary.apply.TargetTables;
 import io.tributary.checkpoint.CheckpointStore;
@@ -52,6 +53,11 @@ import io.tributary.subscription.BufferedSubscription;
  * table's buffer against its copier's watermarks, applies what it drained, puts back what failed,
  * and confirms {@code min(delivered, oldest pending)} per table. Checkpoints are written after
  * the data they cover.
+ *
+ * <p>In listener mode ({@link PipelineSettings#withListener}) the changes go to a
+ * {@link io.tributary.apply.ChangeListener} instead: no target table is created or checked, each
+ * drain of a table is one call of the listener, snapshot chunks the listener refuses are
+ * delivered again until it accepts them, and the target pool holds only the checkpoint table.
  */
 public final class Pipeline implements AutoCloseable {
 
@@ -107,8 +113,9 @@ public final class Pipeline implements AutoCloseable {
 	 * Creates a pipeline; nothing happens until {@link #start()}.
 	 * @param settings what to replicate
 	 * @param source pool of connections to the source server (snapshot reads, layouts)
-	 * @param target pool of connections to the target (rows and checkpoints); give Tributary a
-	 * pool of its own, since it sets session variables on its connections
+	 * @param target pool of connections to the target (rows and checkpoints; only checkpoints in
+	 * listener mode); give Tributary a pool of its own, since it sets session variables on its
+	 * connections
 	 */
 	public Pipeline(PipelineSettings settings, DataSource source, DataSource target) {
 		this.settings = settings;
@@ -116,7 +123,7 @@ public final class Pipeline implements AutoCloseable {
 		this.target = target;
 		this.checkpoints = new JdbcCheckpointStore(target, settings.checkpointTable(), settings.name());
 		for (TableMapping mapping : settings.tables()) {
-			this.tables.put(mapping.source(), new TableRuntime(mapping));
+			this.tables.put(mapping.source(), new TableRuntime(settings.listenerMode() ? mapping.toListener() : mapping));
 		}
 		this.reader = new BinlogChangeSource(settings.source(), new Router());
 		this.applyWorkers = new ApplyWorkers(settings.name(), settings.applyConcurrency());
@@ -223,13 +230,23 @@ public final class Pipeline implements AutoCloseable {
 				try (Connection connection = this.source.getConnection()) {
 					layout = LayoutReader.read(connection, mapping.source(), mapping.key());
 				}
-				boolean targetHadRows = TargetTables.prepare(this.source, this.target, layout, mapping.target(),
-						"the target of " + mapping.source() + " in cdc.tables");
 				table.layout = layout;
-				table.applier = new JdbcReplaceApplier(this.target, mapping.target(), layout, this.settings.batchRows(),
-						this.settings.batchBytes());
-				table.writer = ParallelApplier.create(table.applier, this.applyWorkers,
-						this.settings.applyConcurrency());
+				Copier.TargetKeys targetKeys = null;
+				if (this.settings.listenerMode()) {
+					// No target table: each drain is one call of the listener, serialized per table.
+					table.applier = new ListenerApplier(this.settings.listener(), layout);
+					table.writer = null;
+				}
+				else {
+					boolean targetHadRows = TargetTables.prepare(this.source, this.target, layout, mapping.target(),
+							"the target of " + mapping.source() + " in cdc.tables");
+					JdbcReplaceApplier statements = new JdbcReplaceApplier(this.target, mapping.target(), layout,
+							this.settings.batchRows(), this.settings.batchBytes());
+					table.applier = statements;
+					table.writer = ParallelApplier.create(statements, this.applyWorkers,
+							this.settings.applyConcurrency());
+					targetKeys = targetHadRows ? statements::keysIn : null;
+				}
 				TableCheckpoint checkpoint = saved.get(mapping.source());
 				boolean usable = mapping.snapshot() != SnapshotMode.ALWAYS && checkpoint != null
 						&& checkpoint.position() != null && checkpoint.target().equals(mapping.target());
@@ -261,9 +278,27 @@ public final class Pipeline implements AutoCloseable {
 				}
 				else {
 					table.phase = Phase.SNAPSHOTTING;
-					JdbcReplaceApplier applier = table.applier;
-					table.copier = new Copier(this.source, layout, applier, this.settings.copy(),
-							targetHadRows ? applier::keysIn : null);
+					table.copier = new Copier(this.source, layout, table.applier, this.settings.copy(), targetKeys);
+					if (this.settings.listenerMode()) {
+						// A listener that throws is given the chunk again, however long it takes; the
+						// snapshot never moves past rows the listener has not accepted.
+						table.copier.retryFailedWrites(new Copier.WriteRetries() {
+
+							@Override
+							public void failed(ApplyException failure, Duration pause) {
+								table.lastError = "Snapshot chunk not delivered, retrying in " + pause.toMillis()
+										+ " ms: " + failure.getMessage();
+							}
+
+							@Override
+							public void recovered() {
+								if (table.phase != Phase.FAILED) {
+									table.lastError = null;
+								}
+							}
+
+						});
+					}
 					if (usable && checkpoint.copiedUpTo() != null) {
 						// A copy cut short: continue after its last landed chunk, streaming from its position.
 						table.copier.resumeAfter(checkpoint.copiedUpTo());
@@ -391,7 +426,8 @@ public final class Pipeline implements AutoCloseable {
 		io.tributary.subscription.OrderedReplay inOrder = new io.tributary.subscription.OrderedReplay(drain.runs());
 		boolean mergedApplied = false;
 		try {
-			table.writer.apply(drain.upserts().stream().map(BufferedSubscription.Entry::image).toList(),
+			io.tributary.apply.Applier merged = (table.writer != null) ? table.writer : table.applier;
+			merged.apply(drain.upserts().stream().map(BufferedSubscription.Entry::image).toList(),
 					drain.deletes().stream().map((entry) -> entry.key().values()).toList(), delivered);
 			mergedApplied = true;
 			inOrder.applyTo(table.applier);
@@ -412,7 +448,13 @@ public final class Pipeline implements AutoCloseable {
 			table.changesApplied += applied;
 			table.recordFlush(applied, started, ex.getMessage());
 			table.lastError = ex.getMessage();
-			logger.warn("Flush of {} failed, will retry: {}", table.mapping.source(), ex.getMessage());
+			if (ex instanceof ListenerApplier.Paused) {
+				// The failure itself was logged when the listener threw; do not repeat it every cycle.
+				logger.debug("Flush of {} waits: {}", table.mapping.source(), ex.getMessage());
+			}
+			else {
+				logger.warn("Flush of {} failed, will retry: {}", table.mapping.source(), ex.getMessage());
+			}
 		}
 	}
 
@@ -733,6 +775,22 @@ public final class Pipeline implements AutoCloseable {
 							+ "follow (" + statement + "): " + change + ". Bring the target table to the new definition, "
 							+ "delete the table's row from the checkpoint table and restart: it is then snapshotted again");
 				}
+				if (Pipeline.this.settings.listenerMode()) {
+					// Batches from here on carry the new column list.
+					table.flushLock.lock();
+					try {
+						table.layout = next;
+						table.applier = ((ListenerApplier) table.applier).withLayout(next);
+					}
+					finally {
+						table.flushLock.unlock();
+					}
+					if (next.columns().size() != current.columns().size()) {
+						logger.info("Table {} gained {} column(s); batches for its listener carry them from now on",
+								id, next.columns().size() - current.columns().size());
+					}
+					return next;
+				}
 				if (next.columns().size() == current.columns().size()) {
 					return next;
 				}
@@ -750,9 +808,10 @@ public final class Pipeline implements AutoCloseable {
 				table.flushLock.lock();
 				try {
 					table.layout = next;
-					table.applier = new JdbcReplaceApplier(Pipeline.this.target, table.mapping.target(), next, width,
-							Pipeline.this.settings.batchRows(), Pipeline.this.settings.batchBytes());
-					table.writer = table.writer.withStatements(table.applier);
+					JdbcReplaceApplier statements = new JdbcReplaceApplier(Pipeline.this.target, table.mapping.target(),
+							next, width, Pipeline.this.settings.batchRows(), Pipeline.this.settings.batchBytes());
+					table.applier = statements;
+					table.writer = table.writer.withStatements(statements);
 				}
 				finally {
 					table.flushLock.unlock();
@@ -775,11 +834,39 @@ public final class Pipeline implements AutoCloseable {
 			table.flushLock.lock();
 			try {
 				table.subscription.clear();
-				table.applier.truncate();
-				logger.info("Table {} was truncated on the source; truncated {}", id, table.mapping.target());
+				if (table.applier instanceof ListenerApplier listener) {
+					truncateForListener(table, listener);
+				}
+				else {
+					((JdbcReplaceApplier) table.applier).truncate();
+					logger.info("Table {} was truncated on the source; truncated {}", id, table.mapping.target());
+				}
 			}
 			finally {
 				table.flushLock.unlock();
+			}
+		}
+
+		/**
+		 * Hands a TRUNCATE to the listener. One it cannot handle stops the table (the reader fails
+		 * it on the exception) with its checkpoint before the truncation, so that a restart with a
+		 * fixed listener reads the truncation again.
+		 */
+		private void truncateForListener(TableRuntime table, ListenerApplier listener) {
+			TableId id = table.mapping.source();
+			try {
+				listener.truncate();
+				logger.info("Table {} was truncated on the source; its listener was told", id);
+			}
+			catch (ApplyException ex) {
+				boolean unsupported = ex.getCause() instanceof UnsupportedOperationException;
+				throw new SchemaException("Table " + id + " was truncated on the source and its ChangeListener "
+						+ (unsupported ? "does not handle truncation" : "failed to handle it: " + ex.getCause())
+						+ ". " + (unsupported ? "Implement ChangeListener.onTruncate to forget the table's rows"
+								: "Fix the listener or what it depends on")
+						+ " and restart: the table resumes from its checkpoint, before the truncation, and the "
+						+ "listener is told again. Alternatively delete the table's row from the checkpoint table "
+						+ "and restart to snapshot it again");
 			}
 		}
 

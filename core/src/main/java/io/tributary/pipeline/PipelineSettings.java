@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 
+import io.tributary.apply.ChangeListener;
 import io.tributary.copy.CopySizing;
 import io.tributary.source.SourceSettings;
 import io.tributary.source.TableId;
@@ -26,11 +27,14 @@ import io.tributary.source.TableId;
  * @param flushMaxChanges buffered changes of one table at which a flush starts before the interval
  * is up
  * @param applyConcurrency most statements applying changes at once
+ * @param listener receives every table's changes instead of target tables (listener mode), or
+ * {@code null} to write them to the tables' targets; in listener mode the tables' targets are not
+ * used and the target pool holds only the checkpoint table
  */
 public record PipelineSettings(String name, SourceSettings source, List<TableMapping> tables, Duration flushInterval,
 		TableId checkpointTable, Duration checkpointInterval, CopySizing copy, int batchRows, long batchBytes,
 		InvalidCheckpointBehavior invalidCheckpointBehavior, long bufferSoftLimitBytes, int flushMaxChanges,
-		int applyConcurrency) {
+		int applyConcurrency, ChangeListener listener) {
 
 	public PipelineSettings {
 		Objects.requireNonNull(name, "name");
@@ -53,6 +57,20 @@ public record PipelineSettings(String name, SourceSettings source, List<TableMap
 		}
 	}
 
+	/** Creates settings that write changes to the tables' targets. */
+	public PipelineSettings(String name, SourceSettings source, List<TableMapping> tables, Duration flushInterval,
+			TableId checkpointTable, Duration checkpointInterval, CopySizing copy, int batchRows, long batchBytes,
+			InvalidCheckpointBehavior invalidCheckpointBehavior, long bufferSoftLimitBytes, int flushMaxChanges,
+			int applyConcurrency) {
+		this(name, source, tables, flushInterval, checkpointTable, checkpointInterval, copy, batchRows, batchBytes,
+				invalidCheckpointBehavior, bufferSoftLimitBytes, flushMaxChanges, applyConcurrency, null);
+	}
+
+	/** Returns whether changes go to a {@link ChangeListener} rather than to target tables. */
+	public boolean listenerMode() {
+		return this.listener != null;
+	}
+
 	/** Returns settings with the defaults for everything but the source and the tables. */
 	public static PipelineSettings of(SourceSettings source, List<TableMapping> tables, TableId checkpointTable) {
 		return new PipelineSettings("default", source, tables, Duration.ofMillis(250), checkpointTable,
@@ -64,13 +82,13 @@ public record PipelineSettings(String name, SourceSettings source, List<TableMap
 	public PipelineSettings withFlushInterval(Duration interval) {
 		return new PipelineSettings(this.name, this.source, this.tables, interval, this.checkpointTable,
 				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency);
+				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.listener);
 	}
 
 	public PipelineSettings withCopy(CopySizing sizing) {
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, sizing, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency);
+				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.listener);
 	}
 
 	/** Returns settings whose snapshots use chunks of exactly {@code rows} rows. */
@@ -78,49 +96,60 @@ public record PipelineSettings(String name, SourceSettings source, List<TableMap
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, new CopySizing(this.copy.threads(), rows, rows, rows, this.copy.targetChunkTime()),
 				this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency);
+				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.listener);
 	}
 
 	public PipelineSettings withInvalidCheckpointBehavior(InvalidCheckpointBehavior behavior) {
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, behavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency);
+				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.listener);
 	}
 
 	public PipelineSettings withSource(SourceSettings other) {
 		return new PipelineSettings(this.name, other, this.tables, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency);
+				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.listener);
 	}
 
 	public PipelineSettings withTables(List<TableMapping> other) {
 		return new PipelineSettings(this.name, this.source, other, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency);
+				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.listener);
 	}
 
 	public PipelineSettings withBufferSoftLimitBytes(long bytes) {
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				bytes, this.flushMaxChanges, this.applyConcurrency);
+				bytes, this.flushMaxChanges, this.applyConcurrency, this.listener);
 	}
 
 	public PipelineSettings withFlushMaxChanges(int changes) {
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, changes, this.applyConcurrency);
+				this.bufferSoftLimitBytes, changes, this.applyConcurrency, this.listener);
 	}
 
 	public PipelineSettings withApplyConcurrency(int concurrency) {
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, concurrency);
+				this.bufferSoftLimitBytes, this.flushMaxChanges, concurrency, this.listener);
 	}
 
 	public PipelineSettings withCheckpointInterval(Duration interval) {
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
 				interval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency);
+				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.listener);
+	}
+
+	/**
+	 * Returns settings that deliver every table's changes to {@code listener} instead of writing
+	 * target tables: no target table is created or checked, and the target pool holds only the
+	 * checkpoint table. {@code null} writes target tables again.
+	 */
+	public PipelineSettings withListener(ChangeListener other) {
+		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
+				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
+				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, other);
 	}
 
 }

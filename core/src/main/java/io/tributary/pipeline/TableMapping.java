@@ -32,4 +32,18 @@ public record TableMapping(TableId source, TableId target, java.util.List<String
 		this(source, target, key, SnapshotMode.AUTO);
 	}
 
+	/**
+	 * Returns this mapping for listener mode: its target becomes {@code (listener).<table>}, a
+	 * label no target table has, which the checkpoint and the status show in place of a target.
+	 * A checkpoint written while the table went to a target table is therefore not taken for one
+	 * of the listener, and the other way round.
+	 */
+	TableMapping toListener() {
+		return new TableMapping(this.source, new TableId(LISTENER_SCHEMA, this.source.table()), this.key,
+				this.snapshot);
+	}
+
+	/** Schema part of the target label of tables in listener mode. */
+	static final String LISTENER_SCHEMA = "(listener)";
+
 }

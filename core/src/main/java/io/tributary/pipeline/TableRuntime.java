@@ -2,7 +2,8 @@ package io.tributary.pipeline;
 
 import java.time.Instant;
 
-import io.tributary.apply.JdbcReplaceApplier;
+import io.tributary.apply.Applier;
+import io.tributary.apply.ListenerApplier;
 import io.tributary.copy.Copier;
 import io.tributary.schema.TableLayout;
 import io.tributary.source.Position;
@@ -29,9 +30,16 @@ final class TableRuntime {
 
 	volatile BufferedSubscription subscription;
 
-	volatile JdbcReplaceApplier applier;
+	/**
+	 * Writes the table's changes: a {@code JdbcReplaceApplier} into the target table, or a
+	 * {@link ListenerApplier} in listener mode.
+	 */
+	volatile Applier applier;
 
-	/** Applies drained changes with parallel statements; wraps {@link #applier}. */
+	/**
+	 * Applies drained changes with parallel statements; wraps {@link #applier}. {@code null} in
+	 * listener mode, where each drain is one call of the listener.
+	 */
 	volatile io.tributary.apply.ParallelApplier writer;
 
 	volatile Copier copier;
@@ -92,10 +100,16 @@ final class TableRuntime {
 
 	private TableStatus.Apply apply() {
 		io.tributary.apply.ParallelApplier current = this.writer;
-		if (current == null) {
+		io.tributary.apply.ApplierCounters counters;
+		if (current != null) {
+			counters = current.counters();
+		}
+		else if (this.applier instanceof ListenerApplier listener) {
+			counters = listener.counters();
+		}
+		else {
 			return null;
 		}
-		io.tributary.apply.ApplierCounters counters = current.counters();
 		return new TableStatus.Apply(counters.batchesApplied(), counters.batchesFailed(), counters.rowsUpserted(),
 				counters.keysDeleted(), counters.contentionEvents(), counters.retries(), counters.concurrency(),
 				counters.maxConcurrency());

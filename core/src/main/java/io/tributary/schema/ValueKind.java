@@ -37,7 +37,10 @@ public enum ValueKind {
 	 */
 	TEMPORAL,
 
-	/** MySQL's binary JSON type: its text rendering as a {@link String}. */
+	/**
+	 * MySQL's binary JSON type: its text rendering as a {@link String}, with a space after each
+	 * {@code :} and {@code ,} as a SELECT renders it.
+	 */
 	JSON
 
 }

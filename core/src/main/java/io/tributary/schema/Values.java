@@ -129,11 +129,40 @@ public final class Values {
 			return "null";
 		}
 		try {
-			return JsonBinary.parseAsString(raw);
+			return spacedJson(JsonBinary.parseAsString(raw));
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("Cannot decode a binary JSON value from the binlog", ex);
 		}
+	}
+
+	/**
+	 * Puts a space after every {@code :} and {@code ,} outside strings of compact JSON text, which
+	 * is how MySQL renders a JSON value to a SELECT; a row then carries the same text whether it
+	 * was copied or decoded from the binlog, which a change listener sees directly.
+	 */
+	static String spacedJson(String compact) {
+		StringBuilder spaced = new StringBuilder(compact.length() + compact.length() / 8);
+		boolean inString = false;
+		for (int i = 0; i < compact.length(); i++) {
+			char c = compact.charAt(i);
+			spaced.append(c);
+			if (inString) {
+				if (c == '\\' && i + 1 < compact.length()) {
+					spaced.append(compact.charAt(++i));
+				}
+				else if (c == '"') {
+					inString = false;
+				}
+			}
+			else if (c == '"') {
+				inString = true;
+			}
+			else if (c == ':' || c == ',') {
+				spaced.append(' ');
+			}
+		}
+		return spaced.toString();
 	}
 
 	/** Binds one canonical value. */

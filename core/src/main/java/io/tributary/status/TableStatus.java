@@ -6,7 +6,7 @@ import java.time.Instant;
  * An immutable snapshot of one replicated table.
  *
  * @param name source table, {@code schema.table}
- * @param target target table, {@code schema.table}
+ * @param target target table, {@code schema.table}; {@code (listener).table} in listener mode
  * @param phase where the table is in its life
  * @param rowsCopied rows copied by the snapshot so far
  * @param rowsEstimated estimated rows of the source table
@@ -23,7 +23,10 @@ import java.time.Instant;
  * @param parkEvents times the reader waited for room under the buffer's soft limit
  * @param parkedMillis total time the reader waited for room
  * @param bufferSoftLimitBytes the buffer's soft limit, negative when there is none
- * @param changesApplied row images and deletes written to the target since start
+ * @param changesApplied row images and deletes written to the target (or accepted by the change
+ * listener) since start, snapshot rows not included
+ * @param apply counters of the statements that applied changes; in listener mode, of the calls of
+ * the listener (a batch is a call, snapshot chunks included; no contention, concurrency 1)
  * @param allChangesFlushed whether nothing is buffered and the table's position equals the
  * delivered one
  * @param confirmedPosition position this table would resume from

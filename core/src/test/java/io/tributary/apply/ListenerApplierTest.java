@@ -85,7 +85,8 @@ class ListenerApplierTest {
 		assertThat(calls).hasSize(1);
 
 		this.now.addAndGet(Duration.ofMillis(50).toNanos());
-		assertThatExceptionOfType(ApplyException.class).isThrownBy(() -> applier.apply(rows, List.of(), null))
+		assertThatExceptionOfType(ListenerApplier.Paused.class)
+			.isThrownBy(() -> applier.apply(rows, List.of(), null))
 			.withMessageContaining("failed 1 time(s) in a row");
 		assertThat(calls).as("not called during the pause").hasSize(1);
 
@@ -117,6 +118,82 @@ class ListenerApplierTest {
 		applier.upsert(rows);
 
 		assertThat(this.received).hasSize(1);
+	}
+
+	@Test
+	void countsListenerCallsAsBatches() {
+		boolean[] failing = { true };
+		ListenerApplier applier = new ListenerApplier((batch) -> {
+			if (failing[0]) {
+				throw new IllegalStateException("down");
+			}
+		}, LAYOUT, this.now::get);
+		List<Object[]> rows = List.<Object[]>of(new Object[] { "a", 1L }, new Object[] { "b", 2L });
+		assertThatExceptionOfType(ApplyException.class).isThrownBy(() -> applier.upsert(rows));
+		failing[0] = false;
+		applier.upsert(rows);
+		this.now.addAndGet(Duration.ofSeconds(1).toNanos());
+		applier.apply(rows.subList(0, 1), List.<Object[]>of(new Object[] { 3L }), Position.of("binlog.000001", 4));
+
+		assertThat(applier.counters()).isEqualTo(new ApplierCounters(2, 1, 3, 1, 0, 0, 1, 1));
+	}
+
+	@Test
+	void aNewLayoutKeepsTheCountersAndThePause() {
+		boolean[] failing = { true };
+		ListenerApplier applier = new ListenerApplier((batch) -> {
+			if (failing[0]) {
+				throw new IllegalStateException("down");
+			}
+			this.received.add(batch);
+		}, LAYOUT, this.now::get);
+		List<Object[]> rows = List.<Object[]>of(new Object[] { "a", 1L });
+		assertThatExceptionOfType(ApplyException.class).isThrownBy(() -> applier.apply(rows, List.of(), null));
+		TableLayout wider = new TableLayout(TABLE, List.of(LAYOUT.columns().get(0), LAYOUT.columns().get(1),
+				new Column("extra", 2, "int", "int", ValueKind.INTEGER, false, null, 0, 0, List.of(), true)),
+				new int[] { 1 });
+
+		ListenerApplier next = applier.withLayout(wider);
+		failing[0] = false;
+
+		assertThatExceptionOfType(ListenerApplier.Paused.class)
+			.isThrownBy(() -> next.apply(List.<Object[]>of(new Object[] { "a", 1L, 7L }), List.of(), null));
+		this.now.addAndGet(Duration.ofMillis(100).toNanos());
+		next.apply(List.<Object[]>of(new Object[] { "a", 1L, 7L }), List.of(), null);
+		assertThat(this.received).singleElement()
+			.satisfies((batch) -> assertThat(batch.columns()).containsExactly("note", "id", "extra"));
+		assertThat(next.counters().batchesFailed()).isEqualTo(1);
+		assertThat(next.counters().batchesApplied()).isEqualTo(1);
+	}
+
+	@Test
+	void aListenerThatDoesNotHandleTruncationFailsTheTruncate() {
+		ListenerApplier applier = new ListenerApplier(this.received::add, LAYOUT, this.now::get);
+
+		assertThatExceptionOfType(ApplyException.class).isThrownBy(applier::truncate)
+			.withMessageContaining("shop.orders")
+			.withCauseInstanceOf(UnsupportedOperationException.class);
+	}
+
+	@Test
+	void passesATruncationToTheListener() {
+		List<TableId> truncated = new ArrayList<>();
+		ListenerApplier applier = new ListenerApplier(new ChangeListener() {
+
+			@Override
+			public void onChanges(ChangeBatch batch) {
+			}
+
+			@Override
+			public void onTruncate(TableId table) {
+				truncated.add(table);
+			}
+
+		}, LAYOUT, this.now::get);
+
+		applier.truncate();
+
+		assertThat(truncated).containsExactly(TABLE);
 	}
 
 }
