@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 
+import io.tributary.checksum.ChecksumSettings;
 import io.tributary.copy.CopySizing;
 import io.tributary.source.SourceSettings;
 import io.tributary.source.TableId;
@@ -26,11 +27,12 @@ import io.tributary.source.TableId;
  * @param flushMaxChanges buffered changes of one table at which a flush starts before the interval
  * is up
  * @param applyConcurrency most statements applying changes at once
+ * @param checksum when and how tables are compared with their targets
  */
 public record PipelineSettings(String name, SourceSettings source, List<TableMapping> tables, Duration flushInterval,
 		TableId checkpointTable, Duration checkpointInterval, CopySizing copy, int batchRows, long batchBytes,
 		InvalidCheckpointBehavior invalidCheckpointBehavior, long bufferSoftLimitBytes, int flushMaxChanges,
-		int applyConcurrency) {
+		int applyConcurrency, ChecksumSettings checksum) {
 
 	public PipelineSettings {
 		Objects.requireNonNull(name, "name");
@@ -45,6 +47,7 @@ public record PipelineSettings(String name, SourceSettings source, List<TableMap
 			throw new IllegalArgumentException("Flush interval must be positive, was " + flushInterval);
 		}
 		Objects.requireNonNull(copy, "copy");
+		Objects.requireNonNull(checksum, "checksum");
 		if (batchRows < 1 || batchBytes < 1 || flushMaxChanges < 1 || applyConcurrency < 1) {
 			throw new IllegalArgumentException("Chunk and batch sizes must be positive");
 		}
@@ -58,19 +61,19 @@ public record PipelineSettings(String name, SourceSettings source, List<TableMap
 		return new PipelineSettings("default", source, tables, Duration.ofMillis(250), checkpointTable,
 				Duration.ofSeconds(1), new CopySizing(4, 5_000, 1_000, 100_000, Duration.ofMillis(500)), 1_000,
 				1024 * 1024, InvalidCheckpointBehavior.ERROR, 256L * 1024 * 1024,
-				10_000, 4);
+				10_000, 4, ChecksumSettings.DEFAULTS);
 	}
 
 	public PipelineSettings withFlushInterval(Duration interval) {
 		return new PipelineSettings(this.name, this.source, this.tables, interval, this.checkpointTable,
 				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency);
+				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum);
 	}
 
 	public PipelineSettings withCopy(CopySizing sizing) {
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, sizing, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency);
+				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum);
 	}
 
 	/** Returns settings whose snapshots use chunks of exactly {@code rows} rows. */
@@ -78,49 +81,55 @@ public record PipelineSettings(String name, SourceSettings source, List<TableMap
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, new CopySizing(this.copy.threads(), rows, rows, rows, this.copy.targetChunkTime()),
 				this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency);
+				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum);
 	}
 
 	public PipelineSettings withInvalidCheckpointBehavior(InvalidCheckpointBehavior behavior) {
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, behavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency);
+				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum);
 	}
 
 	public PipelineSettings withSource(SourceSettings other) {
 		return new PipelineSettings(this.name, other, this.tables, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency);
+				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum);
 	}
 
 	public PipelineSettings withTables(List<TableMapping> other) {
 		return new PipelineSettings(this.name, this.source, other, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency);
+				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum);
 	}
 
 	public PipelineSettings withBufferSoftLimitBytes(long bytes) {
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				bytes, this.flushMaxChanges, this.applyConcurrency);
+				bytes, this.flushMaxChanges, this.applyConcurrency, this.checksum);
 	}
 
 	public PipelineSettings withFlushMaxChanges(int changes) {
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, changes, this.applyConcurrency);
+				this.bufferSoftLimitBytes, changes, this.applyConcurrency, this.checksum);
 	}
 
 	public PipelineSettings withApplyConcurrency(int concurrency) {
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, concurrency);
+				this.bufferSoftLimitBytes, this.flushMaxChanges, concurrency, this.checksum);
 	}
 
 	public PipelineSettings withCheckpointInterval(Duration interval) {
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
 				interval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency);
+				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum);
+	}
+
+	public PipelineSettings withChecksum(ChecksumSettings settings) {
+		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
+				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
+				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, settings);
 	}
 
 }
