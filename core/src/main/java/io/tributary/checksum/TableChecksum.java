@@ -114,7 +114,7 @@ public final class TableChecksum {
 		logger.info("Checksum of {} started ({} rows per chunk)", this.layout.table(), this.settings.chunkRows());
 		// Start from a target that has caught up with now, so a first comparison differs only
 		// because of changes made during the pass.
-		this.confirmation.await(SourceQueries.head(this.source));
+		this.confirmation.await(SourceQueries.headFileOffset(this.source));
 		ChunkBounds bounds = new ChunkBounds(this.source, this.layout);
 		Object[] lower = null;
 		while (true) {
@@ -137,13 +137,13 @@ public final class TableChecksum {
 
 	private void check(KeyRange range) throws SQLException, InterruptedException {
 		ChunkSums sourceSums = this.sourceSide.sums(range);
-		// Read after the source read: every change that read saw is at or before it in the binlog.
-		Position head = SourceQueries.head(this.source);
 		ChunkSums targetSums = this.targetSide.sums(range);
 		this.progress.chunkChecked(sourceSums.rows());
 		if (sourceSums.equals(targetSums)) {
 			return;
 		}
+		// Read after the source read: every change that read saw is at or before it in the binlog.
+		Position head = SourceQueries.headFileOffset(this.source);
 		this.progress.differing();
 		logger.debug("Chunk {} of {} differs ({} vs {}); re-checking after {}", range, this.layout.table(), sourceSums,
 				targetSums, head);
@@ -161,7 +161,7 @@ public final class TableChecksum {
 		logger.warn("Chunk {} of {} differs from target {} ({} row(s), such as {}); recopying it", range,
 				this.layout.table(), this.targetSide, differing.size(), differing.iterator().next());
 		this.repair.recopy(range);
-		Set<RowKey> after = recheck(range, SourceQueries.head(this.source));
+		Set<RowKey> after = recheck(range, SourceQueries.headFileOffset(this.source));
 		if (after.isEmpty()) {
 			this.progress.repaired();
 		}
@@ -180,19 +180,19 @@ public final class TableChecksum {
 	private Set<RowKey> recheck(KeyRange range, Position head) throws SQLException, InterruptedException {
 		this.confirmation.await(head);
 		Map<RowKey, Long> sourceRows = this.sourceSide.hashes(range);
-		Position next = SourceQueries.head(this.source);
+		Position next = SourceQueries.headFileOffset(this.source);
 		Set<RowKey> differing = differences(sourceRows, this.targetSide.hashes(range));
 		for (int round = 2; round <= RECHECK_ROUNDS && !differing.isEmpty(); round++) {
 			this.confirmation.await(next);
 			List<RowKey> keys = new ArrayList<>(differing);
 			if (keys.size() > MAX_KEYS_BY_KEY) {
 				sourceRows = this.sourceSide.hashes(range);
-				next = SourceQueries.head(this.source);
+				next = SourceQueries.headFileOffset(this.source);
 				differing = differences(sourceRows, this.targetSide.hashes(range));
 			}
 			else {
 				sourceRows = this.sourceSide.hashes(keys);
-				next = SourceQueries.head(this.source);
+				next = SourceQueries.headFileOffset(this.source);
 				differing = differences(sourceRows, this.targetSide.hashes(keys));
 			}
 		}
