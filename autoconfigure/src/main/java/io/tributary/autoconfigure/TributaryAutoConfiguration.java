@@ -19,6 +19,7 @@ import org.springframework.boot.jdbc.autoconfigure.DataSourceProperties;
 import org.springframework.context.annotation.Bean;
 
 import io.tributary.apply.ChangeListener;
+import io.tributary.checksum.ChecksumSettings;
 import io.tributary.pipeline.Pipeline;
 import io.tributary.pipeline.PipelineSettings;
 import io.tributary.pipeline.TableMapping;
@@ -156,7 +157,7 @@ public final class TributaryAutoConfiguration {
 				parseTarget(checkpoint.getTable(), targetSchema, "cdc.checkpoint.table"), checkpoint.getInterval(),
 				copySizing(properties.getCopy()), flush.getBatchRows(), flush.getBatchBytes().toBytes(),
 				checkpoint.getInvalidBehavior(), properties.getBuffer().getSoftLimit().toBytes(), flush.getMaxChanges(),
-				flush.getConcurrency(), listener);
+				flush.getConcurrency(), checksumSettings(properties.getChecksum()), listener);
 	}
 
 	private static SourceSettings sourceSettings(TributaryProperties.Source source) {
@@ -165,6 +166,10 @@ public final class TributaryAutoConfiguration {
 		return new SourceSettings(source.getHost(), source.getPort(), source.getUsername(), source.getPassword(),
 				serverId, source.getConnectTimeout(), source.getHeartbeatInterval(), source.getSslMode(),
 				source.getSslCa());
+	}
+
+	private static ChecksumSettings checksumSettings(TributaryProperties.Checksum checksum) {
+		return new ChecksumSettings(checksum.isEnabled(), checksum.isFixDifferences(), checksum.getChunkRows());
 	}
 
 	private static io.tributary.copy.CopySizing copySizing(TributaryProperties.Copy copy) {

@@ -39,6 +39,8 @@ public class TributaryProperties {
 
 	private final Checkpoint checkpoint = new Checkpoint();
 
+	private final Checksum checksum = new Checksum();
+
 	private final Admin admin = new Admin();
 
 	public boolean isEnabled() {
@@ -79,6 +81,10 @@ public class TributaryProperties {
 
 	public Checkpoint getCheckpoint() {
 		return this.checkpoint;
+	}
+
+	public Checksum getChecksum() {
+		return this.checksum;
 	}
 
 	public Admin getAdmin() {
@@ -564,6 +570,53 @@ public class TributaryProperties {
 
 		public void setPipeline(String pipeline) {
 			this.pipeline = pipeline;
+		}
+
+	}
+
+	/**
+	 * Comparison of source and target tables, chunk by chunk.
+	 */
+	public static class Checksum {
+
+		/**
+		 * Whether to compare a table with its target when its snapshot finishes.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Whether to recopy a chunk from the source when it still differs after the stream has
+		 * caught up with it.
+		 */
+		private boolean fixDifferences = true;
+
+		/**
+		 * Rows per compared chunk.
+		 */
+		private int chunkRows = 2000;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public boolean isFixDifferences() {
+			return this.fixDifferences;
+		}
+
+		public void setFixDifferences(boolean fixDifferences) {
+			this.fixDifferences = fixDifferences;
+		}
+
+		public int getChunkRows() {
+			return this.chunkRows;
+		}
+
+		public void setChunkRows(int chunkRows) {
+			this.chunkRows = chunkRows;
 		}
 
 	}

@@ -6,6 +6,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -15,6 +16,7 @@ import org.springframework.context.annotation.Configuration;
 
 import io.tributary.apply.ChangeListener;
 import io.tributary.autoconfigure.endpoint.CdcEndpoint;
+import io.tributary.checksum.ChecksumSettings;
 import io.tributary.autoconfigure.endpoint.CdcEndpointAutoConfiguration;
 import io.tributary.pipeline.Pipeline;
 import io.tributary.pipeline.PipelineSettings;
@@ -25,6 +27,7 @@ import io.tributary.source.TableId;
 import io.tributary.test.TestCertificateAuthority;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 class TributaryAutoConfigurationTest {
 
@@ -91,6 +94,35 @@ class TributaryAutoConfigurationTest {
 			HikariDataSource pool = (HikariDataSource) context.getBean(TributaryConnections.class).source();
 			assertThat(pool.getJdbcUrl()).isEqualTo(
 					"jdbc:mysql://127.0.0.1:1/?sslMode=PREFERRED&allowPublicKeyRetrieval=true&connectTimeout=10000");
+		});
+	}
+
+	@Test
+	void checksumSettingsComeFromTheProperties() {
+		this.runner.run((context) -> assertThat(TributaryAutoConfiguration
+			.settings(context.getBean(TributaryProperties.class), "replica")
+			.checksum()).isEqualTo(ChecksumSettings.DEFAULTS));
+		this.runner
+			.withPropertyValues("cdc.checksum.enabled=false", "cdc.checksum.fix-differences=false",
+					"cdc.checksum.chunk-rows=500")
+			.run((context) -> assertThat(TributaryAutoConfiguration
+				.settings(context.getBean(TributaryProperties.class), "replica")
+				.checksum()).isEqualTo(new ChecksumSettings(false, false, 500)));
+	}
+
+	@Test
+	void checksumActionNamesWhatIsWrongWithTheRequest() {
+		this.runner.run((context) -> {
+			CdcEndpoint endpoint = context.getBean(CdcEndpoint.class);
+			assertThatExceptionOfType(InvalidEndpointRequestException.class)
+				.isThrownBy(() -> endpoint.tableAction("pause", "shop.orders"))
+				.withMessageContaining("Unknown action 'pause'");
+			assertThatExceptionOfType(InvalidEndpointRequestException.class)
+				.isThrownBy(() -> endpoint.tableAction("checksum", "shop.customers"))
+				.withMessageContaining("shop.customers is not in cdc.tables");
+			assertThatExceptionOfType(InvalidEndpointRequestException.class)
+				.isThrownBy(() -> endpoint.tableAction("checksum", "shop.orders"))
+				.withMessageContaining("cannot be compared now");
 		});
 	}
 

@@ -33,6 +33,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import org.slf4j.LoggerFactory;
 
 import io.tributary.apply.ParallelApplier;
+import io.tributary.checksum.ChecksumSettings;
 import io.tributary.pipeline.Pipeline;
 import io.tributary.pipeline.PipelineSettings;
 import io.tributary.pipeline.TableMapping;
@@ -515,7 +516,8 @@ public final class ApplyBacklogBenchmark {
 				this.server.password(), this.nextServerId++, Duration.ofSeconds(10), Duration.ofSeconds(5),
 				SslMode.DISABLED, null);
 		return PipelineSettings.of(source, List.of(new TableMapping(SOURCE_TABLE, TARGET_TABLE)), CHECKPOINTS)
-			.withApplyConcurrency(workers);
+			.withApplyConcurrency(workers)
+			.withChecksum(ChecksumSettings.DEFAULTS.withEnabled(false));
 	}
 
 	private HikariDataSource targetPool(int size) {

@@ -31,6 +31,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import org.slf4j.LoggerFactory;
 
+import io.tributary.checksum.ChecksumSettings;
 import io.tributary.copy.CopySizing;
 import io.tributary.pipeline.Pipeline;
 import io.tributary.pipeline.PipelineSettings;
@@ -344,7 +345,8 @@ public final class SnapshotBenchmark {
 				null);
 		PipelineSettings defaults = PipelineSettings.of(source,
 				List.of(new TableMapping(new TableId(SOURCE_SCHEMA, TABLE), new TableId(target, TABLE))),
-				new TableId(target, "tributary_checkpoints"));
+				new TableId(target, "tributary_checkpoints"))
+			.withChecksum(ChecksumSettings.DEFAULTS.withEnabled(false));
 		CopySizing copy = defaults.copy();
 		PipelineSettings settings = defaults.withCopy(new CopySizing(threads, copy.initialChunkRows(),
 				copy.minChunkRows(), copy.maxChunkRows(), copy.targetChunkTime()));

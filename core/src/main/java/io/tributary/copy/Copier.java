@@ -6,8 +6,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
@@ -21,7 +19,6 @@ import io.tributary.apply.Applier;
 import io.tributary.apply.ApplyException;
 import io.tributary.apply.Sessions;
 import io.tributary.schema.Column;
-import io.tributary.schema.KeyPredicates;
 import io.tributary.schema.RowKey;
 import io.tributary.schema.TableLayout;
 import io.tributary.schema.ValueKind;
@@ -49,8 +46,6 @@ import io.tributary.subscription.Watermarks;
 public final class Copier {
 
 	private static final Logger logger = LoggerFactory.getLogger(Copier.class);
-
-	private static final int MAX_ATTEMPTS = 10;
 
 	private static final int RATE_WINDOW_SECONDS = 10;
 
@@ -269,16 +264,10 @@ public final class Copier {
 		boolean comparable = this.layout.keyOrderIsComparable();
 		logger.info("Snapshot of {} started (about {} rows, {} thread(s), {} rows per chunk to start)",
 				this.layout.table(), this.rowsEstimated, this.sizing.threads(), this.chunkRows);
-		List<Column> keys = this.layout.keys();
-		KeyPredicates.Predicate above = KeyPredicates.greaterThan(keys);
-		KeyPredicates.Predicate atMost = KeyPredicates.atMost(keys);
-		String order = KeyPredicates.orderBy(keys);
 		String from = " FROM " + this.layout.table().quoted();
-		String keyList = keys.stream().map(Column::selectExpression).collect(java.util.stream.Collectors.joining(", "));
-		String probeFirst = "SELECT " + keyList + from + " ORDER BY " + order + " LIMIT 1 OFFSET ?";
-		String probeNext = "SELECT " + keyList + from + " WHERE " + above.sql() + " ORDER BY " + order
-				+ " LIMIT 1 OFFSET ?";
-		String select = "SELECT " + this.layout.selectList() + from;
+		ChunkBounds bounds = new ChunkBounds(this.source, this.layout);
+		RangeCopy copy = new RangeCopy(this.source, this.layout, this.applier,
+				this.reconcileTarget ? this.targetKeys : null);
 		Object[] lower = this.resumeAfter;
 		if (lower != null) {
 			logger.info("Snapshot of {} continues after key {}", this.layout.table(), new RowKey(lower));
@@ -324,39 +313,24 @@ public final class Copier {
 					width = candidate.subtract(after).longValueExact();
 				}
 				else {
-					upper = probe((lower == null) ? probeFirst : probeNext, above, lower, this.chunkRows);
+					upper = bounds.next(lower, this.chunkRows);
 				}
 				KeyStepper feedback = (upper != null) ? stepper : null;
 				long chunkWidth = width;
 				int chunk = ledger.dispatch((upper != null) ? new RowKey(upper) : null);
 				publish(ledger, comparable);
 				this.observer.dispatched(lower, upper, stepper != null);
-				StringBuilder sql = new StringBuilder(select);
-				List<Object> parameters = new ArrayList<>();
-				String glue = " WHERE ";
-				if (lower != null) {
-					sql.append(glue).append(above.sql());
-					parameters.addAll(above.parameters(lower));
-					glue = " AND ";
-				}
-				if (upper != null) {
-					sql.append(glue).append(atMost.sql());
-					parameters.addAll(atMost.parameters(upper));
-				}
-				sql.append(" ORDER BY ").append(order).append(" LOCK IN SHARE MODE");
-				Object[] chunkLower = lower;
+				KeyRange range = new KeyRange(lower, upper);
 				workers.execute(() -> {
 					try {
 						long started = System.nanoTime();
-						List<Object[]> rows = readChunk(sql.toString(), parameters);
+						List<Object[]> rows = copy.read(range);
 						if (!rows.isEmpty()
 								&& !write(rows, () -> stopRequested.getAsBoolean() || failure.get() != null)) {
 							// Given up while failing: the chunk does not land, a later run copies it.
 							return;
 						}
-						if (this.reconcileTarget) {
-							deleteVanished(chunkLower, upper, rows);
-						}
+						copy.deleteVanished(range, rows);
 						adjustChunkSize(rows.size(), System.nanoTime() - started);
 						if (feedback != null) {
 							feedback.landed(rows.size(), chunkWidth);
@@ -444,7 +418,7 @@ public final class Copier {
 				}
 			}
 			catch (SQLException ex) {
-				retryOrThrow(ex, attempt);
+				RangeCopy.retryOrThrow(ex, attempt, this.layout);
 			}
 		}
 	}
@@ -530,91 +504,6 @@ public final class Copier {
 			Thread.currentThread().interrupt();
 			throw new IllegalStateException("Interrupted while copying", ex);
 		}
-	}
-
-	private Object[] probe(String sql, KeyPredicates.Predicate above, Object[] lower, int rows) throws SQLException {
-		List<Object> parameters = (lower != null) ? new ArrayList<>(above.parameters(lower)) : new ArrayList<>();
-		parameters.add(rows - 1);
-		List<Column> keys = this.layout.keys();
-		for (int attempt = 1;; attempt++) {
-			try (Connection connection = this.source.getConnection()) {
-				Sessions.prepareSource(connection);
-				try (PreparedStatement statement = prepared(connection, sql, parameters);
-						ResultSet rs = statement.executeQuery()) {
-					if (!rs.next()) {
-						return null;
-					}
-					Object[] key = new Object[keys.size()];
-					for (int i = 0; i < key.length; i++) {
-						key[i] = Values.fromResultSet(rs, i + 1, keys.get(i));
-					}
-					return key;
-				}
-			}
-			catch (SQLException ex) {
-				retryOrThrow(ex, attempt);
-			}
-		}
-	}
-
-	private List<Object[]> readChunk(String sql, List<Object> parameters) throws SQLException {
-		List<Column> columns = this.layout.columns();
-		for (int attempt = 1;; attempt++) {
-			try (Connection connection = this.source.getConnection()) {
-				Sessions.prepareSource(connection);
-				connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
-				connection.setAutoCommit(true);
-				try (PreparedStatement statement = prepared(connection, sql, parameters);
-						ResultSet rs = statement.executeQuery()) {
-					List<Object[]> rows = new ArrayList<>(this.chunkRows);
-					while (rs.next()) {
-						Object[] row = new Object[columns.size()];
-						for (int i = 0; i < row.length; i++) {
-							row[i] = Values.fromResultSet(rs, i + 1, columns.get(i));
-						}
-						rows.add(row);
-					}
-					return rows;
-				}
-			}
-			catch (SQLException ex) {
-				retryOrThrow(ex, attempt);
-			}
-		}
-	}
-
-	private void deleteVanished(Object[] lower, Object[] upper, List<Object[]> rows) throws SQLException {
-		Set<RowKey> present = new HashSet<>();
-		for (Object[] row : rows) {
-			present.add(new RowKey(this.layout.keyOf(row)));
-		}
-		List<Object[]> vanished = new ArrayList<>();
-		for (Object[] key : this.targetKeys.keysIn(lower, upper)) {
-			if (!present.contains(new RowKey(key))) {
-				vanished.add(key);
-			}
-		}
-		if (!vanished.isEmpty()) {
-			this.applier.delete(vanished);
-		}
-	}
-
-	private static PreparedStatement prepared(Connection connection, String sql, List<Object> parameters)
-			throws SQLException {
-		PreparedStatement statement = connection.prepareStatement(sql);
-		for (int i = 0; i < parameters.size(); i++) {
-			Values.bind(statement, i + 1, parameters.get(i));
-		}
-		return statement;
-	}
-
-	/** Deadlocks and lock wait timeouts against writers are expected now and then; retry them. */
-	private void retryOrThrow(SQLException ex, int attempt) throws SQLException {
-		boolean transientLock = ex.getErrorCode() == 1213 || ex.getErrorCode() == 1205;
-		if (!transientLock || attempt >= MAX_ATTEMPTS) {
-			throw ex;
-		}
-		logger.debug("Chunk read of {} hit lock contention (attempt {}), retrying", this.layout.table(), attempt);
 	}
 
 	private long estimateRows() throws SQLException {

@@ -10,5 +10,9 @@
  * open-ended, so rows inserted above the highest key seen earlier are read; a stepped chunk covers
  * no more key values, and so reads no more rows, than the most rows a chunk may hold. A chunk whose
  * write is retried (listener mode) does not land until the write succeeds.
+ *
+ * <p>{@link io.tributary.copy.ChunkBounds} and {@link io.tributary.copy.RangeCopy} are shared with
+ * the checksum, which walks the same chunks and recopies one that differs with the same locking
+ * read, REPLACE and delete of rows the source no longer has.
  */
 package io.tributary.copy;

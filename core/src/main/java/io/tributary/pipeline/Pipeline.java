@@ -100,6 +100,9 @@ public final class Pipeline implements AutoCloseable {
 
 	private final ApplyWorkers applyWorkers;
 
+	/** Runs checksum passes one at a time, off the control thread. */
+	private final java.util.concurrent.ExecutorService checksums;
+
 	private Thread copyThread;
 
 	private long lastCheckpointNanos;
@@ -127,6 +130,11 @@ public final class Pipeline implements AutoCloseable {
 		}
 		this.reader = new BinlogChangeSource(settings.source(), new Router());
 		this.applyWorkers = new ApplyWorkers(settings.name(), settings.applyConcurrency());
+		this.checksums = java.util.concurrent.Executors.newSingleThreadExecutor((task) -> {
+			Thread thread = new Thread(task, "tributary-checksum-" + settings.name());
+			thread.setDaemon(true);
+			return thread;
+		});
 	}
 
 	/** Sets an observer on every snapshot's chunks; call before {@link #start()}. */
@@ -165,6 +173,7 @@ public final class Pipeline implements AutoCloseable {
 				awaitSignal(this.settings.flushInterval());
 			}
 			stopSnapshots();
+			stopChecksums();
 			// A reader waiting for buffer room keeps its change and ends; nothing is dropped.
 			this.tables.values().stream().map((t) -> t.subscription).filter(java.util.Objects::nonNull)
 				.forEach(BufferedSubscription::close);
@@ -179,6 +188,7 @@ public final class Pipeline implements AutoCloseable {
 			this.lastError = ex.getMessage();
 			this.state = PipelineStatus.State.FAILED;
 			logger.error("Pipeline {} failed", this.settings.name(), ex);
+			this.checksums.shutdownNow();
 			this.reader.close();
 			this.applyWorkers.close();
 		}
@@ -200,6 +210,7 @@ public final class Pipeline implements AutoCloseable {
 			}
 		}
 		this.state = PipelineStatus.State.STOPPED;
+		this.checksums.shutdownNow();
 		this.applyWorkers.close();
 		return null;
 	}
@@ -378,6 +389,20 @@ public final class Pipeline implements AutoCloseable {
 		}
 	}
 
+	private void stopChecksums() {
+		// A pass checks for the stop between chunks and while it waits for the stream.
+		this.checksums.shutdown();
+		try {
+			if (!this.checksums.awaitTermination(30, java.util.concurrent.TimeUnit.SECONDS)) {
+				this.checksums.shutdownNow();
+			}
+		}
+		catch (InterruptedException ex) {
+			this.checksums.shutdownNow();
+			Thread.currentThread().interrupt();
+		}
+	}
+
 	/** One catch-up cycle: drain, apply, requeue, confirm. Runs on the control thread only. */
 	private void cycle() {
 		// Read before any drain: every change added after this read has a resume position at or
@@ -472,6 +497,9 @@ public final class Pipeline implements AutoCloseable {
 			table.phase = Phase.CATCHING_UP;
 			logger.info("Table {} snapshot done ({} rows); catching up to {}", table.mapping.source(),
 					table.copier.rowsCopied(), table.catchUpTarget);
+			if (this.settings.checksum().enabled() && !this.settings.listenerMode()) {
+				startChecksum(table);
+			}
 			return true;
 		}
 		// Caught up once the reader has passed the head seen when catching up began and no change
@@ -685,6 +713,131 @@ public final class Pipeline implements AutoCloseable {
 			finally {
 				statement.execute("UNLOCK TABLES");
 			}
+		}
+	}
+
+	/**
+	 * Compares a table with its target chunk by chunk on a background thread, and repairs chunks
+	 * that still differ once the stream has caught up with them (when
+	 * {@link io.tributary.checksum.ChecksumSettings#fixDifferences()}). Returns at once; the
+	 * progress shows in {@link TableStatus#checksum()}. A pass already queued or running for the
+	 * table is not started again: its future is returned.
+	 * @param table the source table
+	 * @return completes with the counters when the pass ends, or exceptionally when it fails
+	 * @throws IllegalArgumentException when the table is not replicated by this pipeline
+	 * @throws IllegalStateException when the pipeline is not running or the table is not streaming
+	 * or catching up
+	 */
+	public java.util.concurrent.CompletableFuture<TableStatus.Checksum> checksum(TableId table) {
+		TableRuntime runtime = this.tables.get(table);
+		if (runtime == null) {
+			throw new IllegalArgumentException("Table " + table + " is not in cdc.tables");
+		}
+		if (this.settings.listenerMode()) {
+			throw new IllegalStateException("Table " + table + " has no target table to compare with: its changes "
+					+ "go to the application's ChangeListener");
+		}
+		if (this.state != PipelineStatus.State.RUNNING || !runtime.isActive() || !runtime.snapshotDone) {
+			throw new IllegalStateException("Table " + table + " cannot be compared now: the pipeline is "
+					+ this.state + " and the table " + runtime.phase + "; a checksum needs a running pipeline and a "
+					+ "table that is catching up or streaming");
+		}
+		return startChecksum(runtime);
+	}
+
+	private synchronized java.util.concurrent.CompletableFuture<TableStatus.Checksum> startChecksum(
+			TableRuntime table) {
+		java.util.concurrent.CompletableFuture<TableStatus.Checksum> running = table.checksumDone;
+		if (running != null && !running.isDone()) {
+			return running;
+		}
+		io.tributary.checksum.ChecksumProgress progress = new io.tributary.checksum.ChecksumProgress();
+		java.util.concurrent.CompletableFuture<TableStatus.Checksum> done = new java.util.concurrent.CompletableFuture<>();
+		table.checksum = progress;
+		table.checksumDone = done;
+		try {
+			this.checksums.execute(() -> runChecksum(table, progress, done));
+		}
+		catch (java.util.concurrent.RejectedExecutionException ex) {
+			progress.fail("The pipeline is stopping");
+			done.completeExceptionally(ex);
+		}
+		return done;
+	}
+
+	private void runChecksum(TableRuntime table, io.tributary.checksum.ChecksumProgress progress,
+			java.util.concurrent.CompletableFuture<TableStatus.Checksum> done) {
+		try {
+			TableLayout layout = table.layout;
+			io.tributary.checksum.TableChecksum pass = new io.tributary.checksum.TableChecksum(this.source, this.target,
+					layout, table.mapping.target(), comparedWidth(layout, table.mapping.target()),
+					this.settings.checksum(), (head) -> awaitApplied(table, head), (range) -> recopy(table, range),
+					progress);
+			pass.run(() -> this.stopRequested || !table.isActive());
+			done.complete(progress.snapshot());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			progress.fail("Interrupted");
+			done.completeExceptionally(ex);
+		}
+		catch (SQLException | RuntimeException ex) {
+			progress.fail(ex.getMessage());
+			logger.warn("Checksum of {} failed: {}", table.mapping.source(), ex.getMessage());
+			done.completeExceptionally(ex);
+		}
+	}
+
+	/** Returns how many leading source columns the target has by name; only those are compared. */
+	private int comparedWidth(TableLayout layout, TableId targetTable) throws SQLException {
+		List<String[]> targetColumns = TargetTables.columns(this.target, targetTable);
+		int width = 0;
+		while (width < layout.columns().size() && width < targetColumns.size()
+				&& targetColumns.get(width)[0].equalsIgnoreCase(layout.columns().get(width).name())) {
+			width++;
+		}
+		return width;
+	}
+
+	/**
+	 * Waits until a table has applied every change up to {@code head}: its confirmed position is at
+	 * or past it. A cycle sets that position from the delivered position it read before draining, so
+	 * reaching a head read earlier means every change up to it was drained and applied. Wakes the
+	 * loop once, so the wait lasts about one cycle rather than a flush interval.
+	 */
+	private void awaitApplied(TableRuntime table, Position head) throws InterruptedException {
+		wake();
+		while (true) {
+			if (this.stopRequested || this.state != PipelineStatus.State.RUNNING) {
+				throw new IllegalStateException("The pipeline is " + this.state);
+			}
+			if (!table.isActive()) {
+				throw new IllegalStateException("Table " + table.mapping.source() + " is " + table.phase);
+			}
+			Position confirmed = table.confirmed;
+			if (this.positionedCycles > 0 && confirmed != null && confirmed.compareTo(head) >= 0) {
+				return;
+			}
+			Thread.sleep(10);
+		}
+	}
+
+	/**
+	 * Recopies a key range of a table while its changes are held back: with the flush lock held no
+	 * drained change can be written between the locking read and the write, so the recopy cannot put
+	 * an older row over a newer one. Changes that arrive meanwhile stay buffered and are applied
+	 * after it, newest last.
+	 */
+	private void recopy(TableRuntime table, io.tributary.copy.KeyRange range) throws SQLException {
+		table.flushLock.lock();
+		try {
+			if (!(table.applier instanceof JdbcReplaceApplier applier)) {
+				throw new IllegalStateException("Table " + table.mapping.source() + " has no target table to repair");
+			}
+			new io.tributary.copy.RangeCopy(this.source, table.layout, applier, applier::keysIn).copy(range);
+		}
+		finally {
+			table.flushLock.unlock();
 		}
 	}
 

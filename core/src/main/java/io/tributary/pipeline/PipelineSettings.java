@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Objects;
 
 import io.tributary.apply.ChangeListener;
+import io.tributary.checksum.ChecksumSettings;
 import io.tributary.copy.CopySizing;
 import io.tributary.source.SourceSettings;
 import io.tributary.source.TableId;
@@ -27,6 +28,7 @@ import io.tributary.source.TableId;
  * @param flushMaxChanges buffered changes of one table at which a flush starts before the interval
  * is up
  * @param applyConcurrency most statements applying changes at once
+ * @param checksum when and how tables are compared with their targets
  * @param listener receives every table's changes instead of target tables (listener mode), or
  * {@code null} to write them to the tables' targets; in listener mode the tables' targets are not
  * used and the target pool holds only the checkpoint table
@@ -34,7 +36,7 @@ import io.tributary.source.TableId;
 public record PipelineSettings(String name, SourceSettings source, List<TableMapping> tables, Duration flushInterval,
 		TableId checkpointTable, Duration checkpointInterval, CopySizing copy, int batchRows, long batchBytes,
 		InvalidCheckpointBehavior invalidCheckpointBehavior, long bufferSoftLimitBytes, int flushMaxChanges,
-		int applyConcurrency, ChangeListener listener) {
+		int applyConcurrency, ChecksumSettings checksum, ChangeListener listener) {
 
 	public PipelineSettings {
 		Objects.requireNonNull(name, "name");
@@ -49,6 +51,7 @@ public record PipelineSettings(String name, SourceSettings source, List<TableMap
 			throw new IllegalArgumentException("Flush interval must be positive, was " + flushInterval);
 		}
 		Objects.requireNonNull(copy, "copy");
+		Objects.requireNonNull(checksum, "checksum");
 		if (batchRows < 1 || batchBytes < 1 || flushMaxChanges < 1 || applyConcurrency < 1) {
 			throw new IllegalArgumentException("Chunk and batch sizes must be positive");
 		}
@@ -57,13 +60,14 @@ public record PipelineSettings(String name, SourceSettings source, List<TableMap
 		}
 	}
 
-	/** Creates settings that write changes to the tables' targets. */
+	/** Creates settings that write changes to the tables' targets, with the default checksum settings. */
 	public PipelineSettings(String name, SourceSettings source, List<TableMapping> tables, Duration flushInterval,
 			TableId checkpointTable, Duration checkpointInterval, CopySizing copy, int batchRows, long batchBytes,
 			InvalidCheckpointBehavior invalidCheckpointBehavior, long bufferSoftLimitBytes, int flushMaxChanges,
 			int applyConcurrency) {
 		this(name, source, tables, flushInterval, checkpointTable, checkpointInterval, copy, batchRows, batchBytes,
-				invalidCheckpointBehavior, bufferSoftLimitBytes, flushMaxChanges, applyConcurrency, null);
+				invalidCheckpointBehavior, bufferSoftLimitBytes, flushMaxChanges, applyConcurrency, ChecksumSettings.DEFAULTS,
+				null);
 	}
 
 	/** Returns whether changes go to a {@link ChangeListener} rather than to target tables. */
@@ -82,13 +86,13 @@ public record PipelineSettings(String name, SourceSettings source, List<TableMap
 	public PipelineSettings withFlushInterval(Duration interval) {
 		return new PipelineSettings(this.name, this.source, this.tables, interval, this.checkpointTable,
 				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.listener);
+				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener);
 	}
 
 	public PipelineSettings withCopy(CopySizing sizing) {
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, sizing, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.listener);
+				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener);
 	}
 
 	/** Returns settings whose snapshots use chunks of exactly {@code rows} rows. */
@@ -96,49 +100,49 @@ public record PipelineSettings(String name, SourceSettings source, List<TableMap
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, new CopySizing(this.copy.threads(), rows, rows, rows, this.copy.targetChunkTime()),
 				this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.listener);
+				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener);
 	}
 
 	public PipelineSettings withInvalidCheckpointBehavior(InvalidCheckpointBehavior behavior) {
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, behavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.listener);
+				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener);
 	}
 
 	public PipelineSettings withSource(SourceSettings other) {
 		return new PipelineSettings(this.name, other, this.tables, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.listener);
+				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener);
 	}
 
 	public PipelineSettings withTables(List<TableMapping> other) {
 		return new PipelineSettings(this.name, this.source, other, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.listener);
+				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener);
 	}
 
 	public PipelineSettings withBufferSoftLimitBytes(long bytes) {
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				bytes, this.flushMaxChanges, this.applyConcurrency, this.listener);
+				bytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener);
 	}
 
 	public PipelineSettings withFlushMaxChanges(int changes) {
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, changes, this.applyConcurrency, this.listener);
+				this.bufferSoftLimitBytes, changes, this.applyConcurrency, this.checksum, this.listener);
 	}
 
 	public PipelineSettings withApplyConcurrency(int concurrency) {
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, concurrency, this.listener);
+				this.bufferSoftLimitBytes, this.flushMaxChanges, concurrency, this.checksum, this.listener);
 	}
 
 	public PipelineSettings withCheckpointInterval(Duration interval) {
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
 				interval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.listener);
+				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener);
 	}
 
 	/**
@@ -149,7 +153,13 @@ public record PipelineSettings(String name, SourceSettings source, List<TableMap
 	public PipelineSettings withListener(ChangeListener other) {
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, other);
+				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, other);
+	}
+
+	public PipelineSettings withChecksum(ChecksumSettings settings) {
+		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
+				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
+				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, settings, this.listener);
 	}
 
 }

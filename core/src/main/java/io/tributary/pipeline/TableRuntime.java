@@ -59,6 +59,12 @@ final class TableRuntime {
 
 	volatile String lastError;
 
+	/** The latest checksum pass, or {@code null} before the first. */
+	volatile io.tributary.checksum.ChecksumProgress checksum;
+
+	/** Completes when the latest checksum pass ends; {@code null} before the first. */
+	volatile java.util.concurrent.CompletableFuture<TableStatus.Checksum> checksumDone;
+
 	TableRuntime(TableMapping mapping) {
 		this.mapping = mapping;
 	}
@@ -95,7 +101,12 @@ final class TableRuntime {
 				snapshotting ? copy.etaSeconds() : null, counters.bufferedKeys(), counters.bufferedBytes(),
 				counters.keysAdded(), counters.droppedAboveHighWatermark(), counters.deferredInFlight(),
 				counters.parks(), counters.parkedMillis(), counters.softLimitBytes(), this.changesApplied, apply(),
-				flushed, (position != null) ? position.toString() : null, this.lastFlush, this.lastError);
+				flushed, (position != null) ? position.toString() : null, this.lastFlush, this.lastError, checksum());
+	}
+
+	private TableStatus.Checksum checksum() {
+		io.tributary.checksum.ChecksumProgress current = this.checksum;
+		return (current != null) ? current.snapshot() : TableStatus.Checksum.IDLE;
 	}
 
 	private TableStatus.Apply apply() {

@@ -42,11 +42,14 @@ public record Column(String name, int ordinal, String dataType, String columnTyp
 
 	/**
 	 * Returns the expression a snapshot read selects for this column, chosen so that the JDBC
-	 * value converts to the same canonical value the binlog decoder produces.
+	 * value converts to the same canonical value the binlog decoder produces. A FLOAT is read as
+	 * the DOUBLE it equals: MariaDB renders FLOAT values with six significant digits, which does
+	 * not give back the stored value.
 	 */
 	public String selectExpression() {
 		return switch (this.kind) {
 			case TEMPORAL -> "CAST(" + quotedName() + " AS CHAR)";
+			case FLOAT -> "(" + quotedName() + " + 0E0)";
 			default -> quotedName();
 		};
 	}

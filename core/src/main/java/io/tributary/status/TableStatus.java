@@ -32,13 +32,15 @@ import java.time.Instant;
  * @param confirmedPosition position this table would resume from
  * @param lastFlush the most recent flush, or {@code null}
  * @param lastError why the table failed or the last flush failed, or {@code null}
+ * @param checksum the latest comparison of source and target, {@link Checksum#IDLE} before the
+ * first
  */
 public record TableStatus(String name, String target, Phase phase, long rowsCopied, long rowsEstimated,
 		long chunksCopied, double copyRowsPerSecond, Long copyEtaSeconds,
 		long bufferedKeys, long bufferedBytes, long keysAdded, long droppedAboveHighWatermark,
 		long deferredInFlight, long parkEvents, long parkedMillis, long bufferSoftLimitBytes, long changesApplied,
 		Apply apply, boolean allChangesFlushed, String confirmedPosition,
-		Flush lastFlush, String lastError) {
+		Flush lastFlush, String lastError, Checksum checksum) {
 
 	/** Table phases. */
 	public enum Phase {
@@ -82,6 +84,44 @@ public record TableStatus(String name, String target, Phase phase, long rowsCopi
 	 * @param outcome {@code ok} or the error
 	 */
 	public record Flush(Instant at, long rows, long durationMillis, String outcome) {
+
+	}
+
+	/**
+	 * The latest checksum pass of a table: its source and target compared chunk by chunk.
+	 *
+	 * @param state where the pass is
+	 * @param chunksChecked chunks compared so far
+	 * @param chunksDiffering chunks whose first comparison differed, including differences that
+	 * were only changes on their way to the target
+	 * @param chunksRecheckedStillDiffering chunks that still differed once every change up to their
+	 * first read had been applied
+	 * @param chunksRepaired chunks recopied from the source and equal afterwards
+	 * @param rowsChecked source rows compared so far
+	 * @param startedAt when the pass was asked for, or {@code null}
+	 * @param finishedAt when it ended, or {@code null} while it runs
+	 * @param lastError why the pass failed, or why a repaired chunk still differed; {@code null}
+	 * when neither happened
+	 */
+	public record Checksum(State state, long chunksChecked, long chunksDiffering, long chunksRecheckedStillDiffering,
+			long chunksRepaired, long rowsChecked, Instant startedAt, Instant finishedAt, String lastError) {
+
+		/** No pass has run yet. */
+		public static final Checksum IDLE = new Checksum(State.IDLE, 0, 0, 0, 0, 0, null, null, null);
+
+		/** Checksum states. */
+		public enum State {
+
+			/** No pass has run. */
+			IDLE,
+			/** A pass is queued or comparing chunks. */
+			RUNNING,
+			/** The last pass compared every chunk. */
+			DONE,
+			/** The last pass stopped early; see {@code lastError}. */
+			FAILED
+
+		}
 
 	}
 

@@ -49,6 +49,31 @@ class SampleApplicationIT {
 			.contains("ETA");
 	}
 
+	@Test
+	void checksumRunsOnRequestAndShowsInStatusAndPage() throws Exception {
+		await((status) -> status.get("tables").get(0).get("phase").asString().equals("STREAMING"));
+		HttpResponse<String> started = post("/actuator/cdc/checksum/shop.orders");
+		assertThat(started.statusCode()).as(started.body()).isEqualTo(200);
+		assertThat(JsonMapper.builder().build().readTree(started.body()).get("state").asString()).isIn("RUNNING",
+				"DONE");
+		JsonNode done = await((status) -> status.get("tables").get(0).get("checksum").get("state").asString()
+			.equals("DONE"));
+		JsonNode checksum = done.get("tables").get(0).get("checksum");
+		assertThat(checksum.get("chunksChecked").asLong()).isPositive();
+		assertThat(checksum.get("rowsChecked").asLong()).isGreaterThanOrEqualTo(20_000);
+		assertThat(checksum.get("chunksRecheckedStillDiffering").asLong()).isZero();
+		assertThat(checksum.get("chunksRepaired").asLong()).isZero();
+		assertThat(get("/tributary")).contains("DONE: " + checksum.get("chunksChecked").asLong() + " chunks");
+		assertThat(post("/actuator/cdc/pause/shop.orders").statusCode()).isEqualTo(400);
+		assertThat(post("/actuator/cdc/checksum/shop.customers").statusCode()).isEqualTo(400);
+	}
+
+	private HttpResponse<String> post(String path) throws Exception {
+		return this.http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path))
+			.POST(HttpRequest.BodyPublishers.noBody())
+			.build(), HttpResponse.BodyHandlers.ofString());
+	}
+
 	private JsonNode await(Predicate<JsonNode> condition) throws Exception {
 		long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
 		JsonNode status = null;

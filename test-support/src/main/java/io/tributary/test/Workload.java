@@ -39,8 +39,10 @@ import javax.sql.DataSource;
  * </pre>
  *
  * <p>Each worker thread holds one connection and runs transactions of
- * {@link Builder#transactionSize(int)} statements. Each statement is an insert, an update or a
- * delete, chosen at random by the weights of {@link Builder#mix(int, int, int)}. Updates and
+ * {@link Builder#transactionSize(int)} statements. Each statement is an insert, an update, a
+ * delete or a key move, chosen at random by the weights of {@link Builder#mix(int, int, int, int)}.
+ * A key move changes a row's primary key from {@code id} to {@code -id}: the row leaves its place
+ * in the key order for the front of it, where a snapshot copying in key order has already been. Updates and
  * deletes address a random id between the smallest id present at {@link #start()} and the largest
  * id seen so far (ids inserted by the workload extend the range once committed); an id that no
  * longer exists simply affects no row. Deadlocks and lock wait timeouts roll the transaction back
@@ -65,10 +67,10 @@ public final class Workload {
 
     /**
      * What the workload did: rows inserted, updated and deleted by committed transactions (only
-     * statements that affected a row count), committed transactions, and retried errors
-     * (deadlocks and lock wait timeouts).
+     * statements that affected a row count), committed transactions, retried errors (deadlocks and
+     * lock wait timeouts), and rows whose key was moved (not counted as updates).
      */
-    public record Counts(long inserts, long updates, long deletes, long transactions, long errors) {
+    public record Counts(long inserts, long updates, long deletes, long transactions, long errors, long keyMoves) {
 
         /** {@code inserts - deletes}: the change in row count caused by the workload. */
         public long netRows() {
@@ -98,6 +100,7 @@ public final class Workload {
     private final int insertWeight;
     private final int updateWeight;
     private final int deleteWeight;
+    private final int keyMoveWeight;
     private final int transactionSize;
     private final long seed;
     private final long maxOperations;
@@ -105,6 +108,7 @@ public final class Workload {
     private final AtomicLong inserts = new AtomicLong();
     private final AtomicLong updates = new AtomicLong();
     private final AtomicLong deletes = new AtomicLong();
+    private final AtomicLong keyMoves = new AtomicLong();
     private final AtomicLong transactions = new AtomicLong();
     private final AtomicLong errors = new AtomicLong();
     private final AtomicLong claimedOperations = new AtomicLong();
@@ -124,6 +128,7 @@ public final class Workload {
         this.insertWeight = builder.insertWeight;
         this.updateWeight = builder.updateWeight;
         this.deleteWeight = builder.deleteWeight;
+        this.keyMoveWeight = builder.keyMoveWeight;
         this.transactionSize = builder.transactionSize;
         this.seed = builder.seed;
         this.maxOperations = builder.maxOperations;
@@ -293,6 +298,7 @@ public final class Workload {
         private int insertWeight = 30;
         private int updateWeight = 60;
         private int deleteWeight = 10;
+        private int keyMoveWeight;
         private int transactionSize = 1;
         private long seed = 1L;
         private long maxOperations;
@@ -323,15 +329,24 @@ public final class Workload {
             return this;
         }
 
-        /** Relative weights of inserts, updates and deletes; default 30/60/10. */
+        /** Relative weights of inserts, updates and deletes, and no key moves; default 30/60/10. */
         public Builder mix(int insertWeight, int updateWeight, int deleteWeight) {
-            if (insertWeight < 0 || updateWeight < 0 || deleteWeight < 0
-                    || insertWeight + updateWeight + deleteWeight == 0) {
+            return mix(insertWeight, updateWeight, deleteWeight, 0);
+        }
+
+        /**
+         * Relative weights of inserts, updates, deletes and key moves ({@code id} to {@code -id} on
+         * a row with a positive id); default 30/60/10/0.
+         */
+        public Builder mix(int insertWeight, int updateWeight, int deleteWeight, int keyMoveWeight) {
+            if (insertWeight < 0 || updateWeight < 0 || deleteWeight < 0 || keyMoveWeight < 0
+                    || insertWeight + updateWeight + deleteWeight + keyMoveWeight == 0) {
                 throw new IllegalArgumentException("weights must be non-negative and not all zero");
             }
             this.insertWeight = insertWeight;
             this.updateWeight = updateWeight;
             this.deleteWeight = deleteWeight;
+            this.keyMoveWeight = keyMoveWeight;
             return this;
         }
 
@@ -473,7 +488,8 @@ public final class Workload {
      * are final.
      */
     public Counts counts() {
-        return new Counts(inserts.get(), updates.get(), deletes.get(), transactions.get(), errors.get());
+        return new Counts(inserts.get(), updates.get(), deletes.get(), transactions.get(), errors.get(),
+                keyMoves.get());
     }
 
     private void rethrowFailure() {
@@ -512,9 +528,11 @@ public final class Workload {
                         + " SET status = ?, amount = ?, updated_at = CURRENT_TIMESTAMP(6) WHERE id = ?");
                 PreparedStatement updateContent = connection.prepareStatement("UPDATE " + tableSql
                         + " SET note = ?, payload = ?, data = ?, updated_at = CURRENT_TIMESTAMP(6) WHERE id = ?");
-                PreparedStatement delete = connection.prepareStatement("DELETE FROM " + tableSql + " WHERE id = ?")) {
+                PreparedStatement delete = connection.prepareStatement("DELETE FROM " + tableSql + " WHERE id = ?");
+                PreparedStatement moveKey = connection.prepareStatement("UPDATE " + tableSql
+                        + " SET id = -id, updated_at = CURRENT_TIMESTAMP(6) WHERE id = ? AND id > 0")) {
             connection.setAutoCommit(false);
-            int totalWeight = insertWeight + updateWeight + deleteWeight;
+            int totalWeight = insertWeight + updateWeight + deleteWeight + keyMoveWeight;
             while (!stopRequested) {
                 int size = claim();
                 if (size == 0) {
@@ -524,6 +542,7 @@ public final class Workload {
                     long txInserts = 0;
                     long txUpdates = 0;
                     long txDeletes = 0;
+                    long txKeyMoves = 0;
                     long txMaxId = 0;
                     try {
                         for (int i = 0; i < size && !stopRequested; i++) {
@@ -556,10 +575,15 @@ public final class Workload {
                                 if (update.executeUpdate() > 0) {
                                     txUpdates++;
                                 }
-                            } else {
+                            } else if (pick < insertWeight + updateWeight + deleteWeight) {
                                 delete.setLong(1, randomId(random));
                                 if (delete.executeUpdate() > 0) {
                                     txDeletes++;
+                                }
+                            } else {
+                                moveKey.setLong(1, randomId(random));
+                                if (moveKey.executeUpdate() > 0) {
+                                    txKeyMoves++;
                                 }
                             }
                         }
@@ -579,6 +603,7 @@ public final class Workload {
                     inserts.addAndGet(txInserts);
                     updates.addAndGet(txUpdates);
                     deletes.addAndGet(txDeletes);
+                    keyMoves.addAndGet(txKeyMoves);
                     transactions.incrementAndGet();
                     long committedMaxId = txMaxId;
                     maxId.accumulateAndGet(committedMaxId, Math::max);

@@ -103,6 +103,22 @@ class WorkloadIT {
     }
 
     @Test
+    void keyMovesGiveRowsTheNegativeOfTheirKey() throws SQLException {
+        Workload.createOrdersTable(ds, schema + ".moves", 200);
+        Workload workload = Workload.builder(ds, schema + ".moves").threads(2).mix(0, 0, 0, 1).maxOperations(60)
+                .seed(5).build();
+        workload.start();
+        assertThat(workload.awaitCompletion(Duration.ofMinutes(1))).isTrue();
+        Workload.Counts counts = workload.counts();
+        assertThat(counts.keyMoves()).isPositive();
+        assertThat(counts.updates() + counts.inserts() + counts.deletes()).isZero();
+        assertThat(queryLong("SELECT COUNT(*) FROM moves WHERE id < 0")).isEqualTo(counts.keyMoves());
+        assertThat(queryLong("SELECT COUNT(*) FROM moves")).isEqualTo(200);
+        assertThat(queryLong("SELECT COUNT(*) FROM moves WHERE -id IN (SELECT id FROM (SELECT id FROM moves) m)"))
+                .isZero();
+    }
+
+    @Test
     void ratePerSecondThrottlesTheWorkload() {
         Workload.createOrdersTable(ds, schema + ".paced", 100);
         Workload workload = Workload.builder(ds, schema + ".paced")
@@ -135,7 +151,7 @@ class WorkloadIT {
         Workload workload = Workload.builder(ds, schema + ".empty").mix(0, 1, 1).maxOperations(50).build();
         workload.start();
         assertThat(workload.awaitCompletion(Duration.ofMinutes(1))).isTrue();
-        assertThat(workload.counts()).isEqualTo(new Workload.Counts(0, 0, 0, 50, 0));
+        assertThat(workload.counts()).isEqualTo(new Workload.Counts(0, 0, 0, 50, 0, 0));
     }
 
     @Test

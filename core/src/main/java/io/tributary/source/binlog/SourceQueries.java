@@ -29,6 +29,17 @@ public final class SourceQueries {
 	}
 
 	/**
+	 * Returns the source's binlog head as file and offset, with the GTID set only where the status
+	 * statement reports it (MySQL). Enough to compare with other positions, and cheap on MariaDB,
+	 * where finding the GTID list at an offset reads the binlog file up to that offset.
+	 */
+	public static Position headFileOffset(DataSource source) throws SQLException {
+		try (Connection connection = source.getConnection()) {
+			return head(connection, false);
+		}
+	}
+
+	/**
 	 * Returns the binlog files the source still has, with their sizes, oldest first
 	 * ({@code SHOW BINARY LOGS}).
 	 */
@@ -100,6 +111,10 @@ public final class SourceQueries {
 	}
 
 	static Position head(Connection connection) throws SQLException {
+		return head(connection, true);
+	}
+
+	private static Position head(Connection connection, boolean mariaDbGtids) throws SQLException {
 		try (Statement statement = connection.createStatement()) {
 			ResultSet rs;
 			try {
@@ -125,7 +140,7 @@ public final class SourceQueries {
 					}
 				}
 			}
-			if (gtids == null) {
+			if (gtids == null && mariaDbGtids) {
 				// MariaDB: the GTID list at exactly this file and offset.
 				try (java.sql.PreparedStatement position = connection.prepareStatement("SELECT BINLOG_GTID_POS(?, ?)")) {
 					position.setString(1, file);

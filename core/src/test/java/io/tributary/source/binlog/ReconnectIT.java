@@ -12,6 +12,7 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import io.tributary.checksum.ChecksumSettings;
 import io.tributary.pipeline.Pipeline;
 import io.tributary.pipeline.PipelineSettings;
 import io.tributary.pipeline.TableMapping;
@@ -44,7 +45,8 @@ class ReconnectIT {
 				Duration.ofSeconds(1));
 		PipelineSettings settings = PipelineSettings.of(source,
 				List.of(new TableMapping(new TableId(src, "orders"), new TableId(dst, "orders"))),
-				new TableId(dst, "tributary_checkpoint"));
+				new TableId(dst, "tributary_checkpoint"))
+			.withChecksum(ChecksumSettings.DEFAULTS.withFixDifferences(false));
 		Workload workload = Workload.builder(pool, src + ".orders").threads(2).ratePerSecond(300).transactionSize(3)
 			.seed(5).build();
 		try (Pipeline pipeline = new Pipeline(settings, pool, pool)) {

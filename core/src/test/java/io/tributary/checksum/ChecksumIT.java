@@ -1,0 +1,169 @@
+package io.tributary.checksum;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import javax.sql.DataSource;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import io.tributary.pipeline.Pipeline;
+import io.tributary.pipeline.PipelineSettings;
+import io.tributary.pipeline.TableMapping;
+import io.tributary.source.SourceSettings;
+import io.tributary.source.TableId;
+import io.tributary.status.PipelineStatus;
+import io.tributary.status.TableStatus;
+import io.tributary.status.TableStatus.Checksum.State;
+import io.tributary.status.TableStatus.Phase;
+import io.tributary.test.DatabaseExtension;
+import io.tributary.test.TableComparison;
+import io.tributary.test.TestDatabase;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The checksum finds what differs between source and target, chunk by chunk, and repairs it. The
+ * table mixes NULLs, empty strings, decimals, DATETIME(6), TIMESTAMP(6), blobs, a FLOAT, BIT and
+ * JSON; the target is then damaged directly in 11 of its 21 chunks, each in a way a checksum that
+ * ignored NULLs, a column, a row or a fractional second would miss.
+ */
+@ExtendWith(DatabaseExtension.class)
+class ChecksumIT {
+
+	private static final int ROWS = 1000;
+
+	/** Rows per compared chunk: 1000 rows with even ids 2..2000 make 20 chunks and an open-ended one. */
+	private static final int CHUNK_ROWS = 50;
+
+	private static final int CHUNKS = 21;
+
+	/** One damage per even-numbered chunk, the last in the open-ended chunk past the source's keys. */
+	private static final String[] DAMAGE = { "UPDATE mix SET amount = 1.001 WHERE id = 12",
+			"DELETE FROM mix WHERE id = 300", "INSERT INTO mix (id, name) VALUES (401, 'extra')",
+			"UPDATE mix SET name = NULL WHERE id = 602", "UPDATE mix SET name = '' WHERE id = 808",
+			"UPDATE mix SET at = at + INTERVAL 1 MICROSECOND WHERE id = 1002",
+			"UPDATE mix SET body = NULL WHERE id = 1202", "UPDATE mix SET ratio = ratio + 1 WHERE id = 1402",
+			"UPDATE mix SET flags = b'1' WHERE id = 1602", "UPDATE mix SET doc = '{\"i\": 0}' WHERE id = 1802",
+			"INSERT INTO mix (id, name) VALUES (5001, 'beyond')" };
+
+	private static TestDatabase db;
+
+	@BeforeAll
+	static void server(TestDatabase database) {
+		db = database;
+	}
+
+	@Test
+	void findsAndRepairsDamagedChunks() throws Exception {
+		String src = db.schema("fix_src");
+		String dst = db.schema("fix_dst");
+		createMixTable(src);
+		DataSource pool = db.dataSource(null);
+		try (Pipeline pipeline = new Pipeline(settings(src, dst, true), pool, pool)) {
+			pipeline.start();
+			TableStatus.Checksum afterCopy = awaitChecksumDone(pipeline);
+			assertThat(afterCopy.chunksChecked()).isEqualTo(CHUNKS);
+			assertThat(afterCopy.rowsChecked()).isEqualTo(ROWS);
+			assertThat(afterCopy.chunksDiffering()).as("right after the snapshot").isZero();
+			assertThat(afterCopy.chunksRepaired()).isZero();
+
+			db.server().execute(dst, DAMAGE);
+			assertThat(TableComparison.compare(pool, src + ".mix", pool, dst + ".mix").differenceCount())
+				.isEqualTo(DAMAGE.length);
+			TableStatus.Checksum repaired = pipeline.checksum(new TableId(src, "mix")).get(2, TimeUnit.MINUTES);
+			assertThat(repaired.state()).isEqualTo(State.DONE);
+			assertThat(repaired.chunksChecked()).isEqualTo(CHUNKS);
+			assertThat(repaired.chunksDiffering()).isEqualTo(DAMAGE.length);
+			assertThat(repaired.chunksRecheckedStillDiffering()).isEqualTo(DAMAGE.length);
+			assertThat(repaired.chunksRepaired()).isEqualTo(DAMAGE.length);
+			assertThat(repaired.lastError()).isNull();
+			assertThat(pipeline.status().tables().get(0).checksum()).isEqualTo(repaired);
+			TableComparison.assertEqual(pool, src + ".mix", pool, dst + ".mix");
+
+			TableStatus.Checksum again = pipeline.checksum(new TableId(src, "mix")).get(2, TimeUnit.MINUTES);
+			assertThat(again.chunksDiffering()).isZero();
+			assertThat(again.chunksRepaired()).isZero();
+		}
+	}
+
+	@Test
+	void reportsWithoutRepairingWhenFixingIsOff() throws Exception {
+		String src = db.schema("report_src");
+		String dst = db.schema("report_dst");
+		createMixTable(src);
+		DataSource pool = db.dataSource(null);
+		try (Pipeline pipeline = new Pipeline(settings(src, dst, false), pool, pool)) {
+			pipeline.start();
+			assertThat(awaitChecksumDone(pipeline).chunksDiffering()).isZero();
+			db.server().execute(dst, DAMAGE);
+			TableStatus.Checksum reported = pipeline.checksum(new TableId(src, "mix")).get(2, TimeUnit.MINUTES);
+			assertThat(reported.state()).isEqualTo(State.DONE);
+			assertThat(reported.chunksDiffering()).isEqualTo(DAMAGE.length);
+			assertThat(reported.chunksRecheckedStillDiffering()).isEqualTo(DAMAGE.length);
+			assertThat(reported.chunksRepaired()).isZero();
+			assertThat(TableComparison.compare(pool, src + ".mix", pool, dst + ".mix").differenceCount())
+				.isEqualTo(DAMAGE.length);
+		}
+	}
+
+	private static void createMixTable(String schema) {
+		StringBuilder insert = new StringBuilder(
+				"INSERT INTO mix (id, name, amount, at, ts, body, ratio, flags, doc) VALUES ");
+		for (int i = 1; i <= ROWS; i++) {
+			String name = switch (i % 4) {
+				case 0 -> "NULL";
+				case 1 -> "''";
+				case 2 -> "'n" + i + " \u00e9\u00e8 \uD83D\uDE9A'";
+				default -> "'n" + i + "|N|0:'";
+			};
+			String amount = (i % 5 == 0) ? "NULL" : String.valueOf(i * 1.125);
+			String at = String.format("'2024-01-%02d 10:%02d:%02d.%06d'", 1 + i % 28, i % 60, (i * 7) % 60, i * 997);
+			String ts = (i % 6 == 0) ? "NULL"
+					: String.format("'2023-06-%02d 23:%02d:%02d.%06d'", 1 + i % 28, i % 60, (i * 3) % 60, i * 31);
+			String body = switch (i % 3) {
+				case 0 -> "NULL";
+				case 1 -> "X''";
+				default -> "X'00ff" + String.format("%04x", i) + "'";
+			};
+			String ratio = (i % 7 == 0) ? "NULL" : String.valueOf(i / 3.0);
+			String flags = (i % 2 == 0) ? "b'10101'" : "NULL";
+			String doc = (i % 10 == 0) ? "NULL" : "'{\"i\": " + i + ", \"tags\": [\"a\", null]}'";
+			insert.append((i > 1) ? ", " : "")
+				.append(String.join(", ", "(" + (2 * i), name, amount, at, ts, body, ratio, flags, doc + ")"));
+		}
+		db.server().execute(schema, "CREATE TABLE mix (id INT NOT NULL PRIMARY KEY, name VARCHAR(40) NULL, "
+				+ "amount DECIMAL(12,3) NULL, at DATETIME(6) NULL, ts TIMESTAMP(6) NULL DEFAULT NULL, body BLOB NULL, "
+				+ "ratio FLOAT NULL, flags BIT(5) NULL, doc JSON NULL) DEFAULT CHARSET = utf8mb4", insert.toString());
+	}
+
+	private static PipelineSettings settings(String src, String dst, boolean fix) {
+		SourceSettings source = new SourceSettings(db.server().host(), db.server().port(), db.server().username(),
+				db.server().password(), 10_000 + java.util.concurrent.ThreadLocalRandom.current().nextInt(1_000_000),
+				Duration.ofSeconds(10), Duration.ofSeconds(1));
+		return PipelineSettings
+			.of(source, List.of(new TableMapping(new TableId(src, "mix"), new TableId(dst, "mix"))),
+					new TableId(dst, "tributary_checkpoint"))
+			.withChecksum(ChecksumSettings.DEFAULTS.withChunkRows(CHUNK_ROWS).withFixDifferences(fix));
+	}
+
+	/** Waits for the pass that follows the snapshot to end, and returns its counters. */
+	static TableStatus.Checksum awaitChecksumDone(Pipeline pipeline) throws InterruptedException {
+		long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+		while (true) {
+			PipelineStatus status = pipeline.status();
+			TableStatus table = status.tables().get(0);
+			if (table.phase() != Phase.SNAPSHOTTING && table.checksum().state() == State.DONE) {
+				return table.checksum();
+			}
+			assertThat(table.checksum().state()).as("checksum of %s", table).isNotEqualTo(State.FAILED);
+			assertThat(table.phase()).isNotEqualTo(Phase.FAILED);
+			assertThat(System.nanoTime()).as("checksum done in time; status: %s", status).isLessThan(deadline);
+			Thread.sleep(50);
+		}
+	}
+
+}
