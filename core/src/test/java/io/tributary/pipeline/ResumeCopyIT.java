@@ -41,39 +41,7 @@ class ResumeCopyIT {
 		DataSource pool = db.dataSource(null);
 		Workload.createOrdersTable(pool, src + ".orders", ROWS);
 		PipelineSettings settings = ReplicationIT.settings(src, dst, "orders").withChunkRows(2_000);
-		CountDownLatch halfway = new CountDownLatch(1);
-		CountDownLatch release = new CountDownLatch(1);
-		long firstRun;
-		Pipeline first = new Pipeline(settings, pool, pool);
-		first.observeChunks(new Copier.ChunkObserver() {
-
-			@Override
-			public void beforeDispatch(Object[] lowerExclusive) {
-				if (lowerExclusive != null && (Long) lowerExclusive[0] >= ROWS / 2) {
-					halfway.countDown();
-					try {
-						release.await(2, TimeUnit.MINUTES);
-					}
-					catch (InterruptedException ex) {
-						Thread.currentThread().interrupt();
-					}
-				}
-			}
-
-		});
-		first.start();
-		assertThat(halfway.await(2, TimeUnit.MINUTES)).isTrue();
-		Thread stopping = new Thread(first::close);
-		stopping.start();
-		long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
-		while (first.status().state() != PipelineStatus.State.STOPPING) {
-			assertThat(System.nanoTime()).isLessThan(deadline);
-			Thread.sleep(10);
-		}
-		release.countDown();
-		stopping.join(120_000);
-		assertThat(first.status().state()).isEqualTo(PipelineStatus.State.STOPPED);
-		firstRun = table(first).rowsCopied();
+		long firstRun = copyUntilThenStop(settings, pool, ROWS / 2);
 		assertThat(firstRun).isBetween((long) ROWS / 2, (long) ROWS * 3 / 4);
 
 		// Changes while stopped, below and above the cut.
@@ -119,6 +87,45 @@ class ResumeCopyIT {
 			assertThat(table(pipeline).rowsCopied()).isEqualTo(3);
 			TableComparison.assertEqual(pool, src + ".t", pool, dst + ".t");
 		}
+	}
+
+	/**
+	 * Runs a pipeline until its copy is about to dispatch the chunk after key {@code halfway}, holds
+	 * it there, stops the pipeline while it is held, and returns the rows the copy landed.
+	 */
+	static long copyUntilThenStop(PipelineSettings settings, DataSource pool, long halfway) throws Exception {
+		CountDownLatch reached = new CountDownLatch(1);
+		CountDownLatch release = new CountDownLatch(1);
+		Pipeline first = new Pipeline(settings, pool, pool);
+		first.observeChunks(new Copier.ChunkObserver() {
+
+			@Override
+			public void beforeDispatch(Object[] lowerExclusive) {
+				if (lowerExclusive != null && ((Number) lowerExclusive[0]).longValue() >= halfway) {
+					reached.countDown();
+					try {
+						release.await(2, TimeUnit.MINUTES);
+					}
+					catch (InterruptedException ex) {
+						Thread.currentThread().interrupt();
+					}
+				}
+			}
+
+		});
+		first.start();
+		assertThat(reached.await(2, TimeUnit.MINUTES)).isTrue();
+		Thread stopping = new Thread(first::close);
+		stopping.start();
+		long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+		while (first.status().state() != PipelineStatus.State.STOPPING) {
+			assertThat(System.nanoTime()).isLessThan(deadline);
+			Thread.sleep(10);
+		}
+		release.countDown();
+		stopping.join(120_000);
+		assertThat(first.status().state()).isEqualTo(PipelineStatus.State.STOPPED);
+		return table(first).rowsCopied();
 	}
 
 }

@@ -17,7 +17,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.tributary.copy.Copier;
-import io.tributary.status.PipelineStatus;
 import io.tributary.status.TableStatus.Phase;
 import io.tributary.test.DatabaseExtension;
 import io.tributary.test.TableComparison;
@@ -152,38 +151,7 @@ class SteppingChunkerIT {
 		db.server().execute(src, "CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(20) NOT NULL)");
 		insert(src, "t", 1, rows, (i) -> "r" + i);
 		PipelineSettings settings = ReplicationIT.settings(src, dst, "t").withChunkRows(2_000);
-		CountDownLatch halfway = new CountDownLatch(1);
-		CountDownLatch release = new CountDownLatch(1);
-		Pipeline first = new Pipeline(settings, pool, pool);
-		first.observeChunks(new Copier.ChunkObserver() {
-
-			@Override
-			public void beforeDispatch(Object[] lowerExclusive) {
-				if (lowerExclusive != null && (Long) lowerExclusive[0] >= rows / 2) {
-					halfway.countDown();
-					try {
-						release.await(2, TimeUnit.MINUTES);
-					}
-					catch (InterruptedException ex) {
-						Thread.currentThread().interrupt();
-					}
-				}
-			}
-
-		});
-		first.start();
-		assertThat(halfway.await(2, TimeUnit.MINUTES)).isTrue();
-		Thread stopping = new Thread(first::close);
-		stopping.start();
-		long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
-		while (first.status().state() != PipelineStatus.State.STOPPING) {
-			assertThat(System.nanoTime()).isLessThan(deadline);
-			Thread.sleep(10);
-		}
-		release.countDown();
-		stopping.join(120_000);
-		assertThat(first.status().state()).isEqualTo(PipelineStatus.State.STOPPED);
-		long firstRun = table(first).rowsCopied();
+		long firstRun = ResumeCopyIT.copyUntilThenStop(settings, pool, rows / 2);
 		db.server().execute(src, "UPDATE t SET v = 'changed' WHERE id % 1000 = 7", "DELETE FROM t WHERE id % 997 = 3",
 				"INSERT INTO t VALUES (" + (rows + 1) + ", 'new')");
 		Chunks chunks = new Chunks();
