@@ -31,6 +31,8 @@ import io.tributary.source.TableId;
  */
 public final class JdbcReplaceApplier implements Applier {
 
+	private static final int MAX_TRANSACTION_ATTEMPTS = 5;
+
 	private static final Logger logger = LoggerFactory.getLogger(JdbcReplaceApplier.class);
 
 	/** The server refuses statements with more placeholders than this. */
@@ -95,11 +97,52 @@ public final class JdbcReplaceApplier implements Applier {
 
 	@Override
 	public void upsert(List<Object[]> rows) {
-		int from = 0;
-		while (from < rows.size()) {
-			int to = cut(rows, from);
-			write(rows.subList(from, to), true);
-			from = to;
+		int first = cut(rows, 0);
+		if (first >= rows.size()) {
+			if (!rows.isEmpty()) {
+				write(rows, true);
+			}
+			return;
+		}
+		// Several statements (a snapshot chunk): one transaction, so one commit and one log flush
+		// for the lot rather than one per statement; a failure leaves none of them written, and a
+		// deadlock or lock wait timeout, which rolled it back, runs it again.
+		for (int attempt = 1;; attempt++) {
+			try {
+				upsertInOneTransaction(rows);
+				return;
+			}
+			catch (SQLException ex) {
+				if (ParallelApplier.contentionCode(ex) == 0 || attempt >= MAX_TRANSACTION_ATTEMPTS) {
+					throw new ApplyException("Upserting " + rows.size() + " rows in " + this.targetTable + " failed: "
+							+ ex.getMessage(), ex);
+				}
+				logger.debug("Upserting {} rows in {} met lock contention (attempt {}); running it again",
+						rows.size(), this.targetTable, attempt);
+			}
+		}
+	}
+
+	private void upsertInOneTransaction(List<Object[]> rows) throws SQLException {
+		try (Connection connection = this.target.getConnection()) {
+			Sessions.prepareTarget(connection);
+			connection.setAutoCommit(false);
+			try {
+				int from = 0;
+				while (from < rows.size()) {
+					int to = cut(rows, from);
+					execute(connection, rows.subList(from, to), true);
+					from = to;
+				}
+				connection.commit();
+			}
+			catch (SQLException | RuntimeException ex) {
+				connection.rollback();
+				throw ex;
+			}
+			finally {
+				connection.setAutoCommit(true);
+			}
 		}
 	}
 
@@ -188,24 +231,28 @@ public final class JdbcReplaceApplier implements Applier {
 	 * @throws SQLException as the server reported it, so the caller can tell contention apart
 	 */
 	void writeStatement(List<Object[]> batch, boolean upsert) throws SQLException {
-		String sql = upsert ? replaceSql(batch) : "DELETE FROM " + this.targetTable.quoted() + " WHERE "
-				+ KeyPredicates.in(this.layout.keys(), batch.size());
 		try (Connection connection = this.target.getConnection()) {
 			Sessions.prepareTarget(connection);
 			connection.setAutoCommit(true);
-			try (PreparedStatement statement = connection.prepareStatement(sql)) {
-				int index = 1;
-				for (Object[] values : batch) {
-					int bound = upsert ? Math.min(values.length, this.width) : values.length;
-					for (int i = 0; i < bound; i++) {
-						Values.bind(statement, index++, values[i]);
-					}
-				}
-				statement.executeUpdate();
-			}
+			execute(connection, batch, upsert);
 		}
 		if (logger.isDebugEnabled()) {
 			logger.debug("{} {} rows in {}", upsert ? "Replaced" : "Deleted", batch.size(), this.targetTable);
+		}
+	}
+
+	private void execute(Connection connection, List<Object[]> batch, boolean upsert) throws SQLException {
+		String sql = upsert ? replaceSql(batch) : "DELETE FROM " + this.targetTable.quoted() + " WHERE "
+				+ KeyPredicates.in(this.layout.keys(), batch.size());
+		try (PreparedStatement statement = connection.prepareStatement(sql)) {
+			int index = 1;
+			for (Object[] values : batch) {
+				int bound = upsert ? Math.min(values.length, this.width) : values.length;
+				for (int i = 0; i < bound; i++) {
+					Values.bind(statement, index++, values[i]);
+				}
+			}
+			statement.executeUpdate();
 		}
 	}
 
