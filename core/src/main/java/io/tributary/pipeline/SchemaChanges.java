@@ -2,13 +2,15 @@ package io.tributary.pipeline;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 
 import io.tributary.schema.Column;
 import io.tributary.schema.TableLayout;
 
 /**
  * Decides whether a table's new layout, read after an ALTER in the stream, can be followed:
- * only columns added at the end, with the key unchanged, can. Anything else would give positional
+ * only columns added at the end, with the key and every existing column's type, character set and
+ * collation unchanged, can. Anything else would give positional
  * row images a different meaning.
  */
 final class SchemaChanges {
@@ -30,11 +32,22 @@ final class SchemaChanges {
 				return "column " + (i + 1) + " was " + was.name() + " " + was.columnType() + " and is now " + is.name()
 						+ " " + is.columnType();
 			}
+			// Same type, other character set: row images now hold bytes of another encoding. Other
+			// collation: keys may now compare equal that did not, and the target still sorts as before.
+			if (!Objects.equals(was.charset(), is.charset()) || !Objects.equals(was.collation(), is.collation())) {
+				return "column " + was.name() + " changed its character set or collation from "
+						+ characterSet(was) + " to " + characterSet(is);
+			}
 		}
 		if (!Arrays.equals(current.keyColumns(), next.keyColumns())) {
 			return "its primary key changed";
 		}
 		return null;
+	}
+
+	private static String characterSet(Column column) {
+		return ((column.charset() != null) ? column.charset().name() : "none") + " ("
+				+ ((column.collation() != null) ? column.collation() : "no collation") + ")";
 	}
 
 	/**

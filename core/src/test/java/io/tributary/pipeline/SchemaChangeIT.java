@@ -72,6 +72,20 @@ class SchemaChangeIT {
 	}
 
 	@Test
+	void characterSetOrCollationChangeStopsTheTable() throws Exception {
+		try (Streaming streaming = new Streaming("charset_src", "charset_dst")) {
+			db.server().execute(streaming.src,
+					"ALTER TABLE t MODIFY name VARCHAR(20) CHARACTER SET latin1 COLLATE latin1_swedish_ci NOT NULL",
+					"INSERT INTO t VALUES (100, 'after')");
+			awaitTable(streaming.pipeline, (t) -> t.phase() == Phase.FAILED, Duration.ofMinutes(1));
+			assertThat(table(streaming.pipeline).lastError()).contains("cannot follow")
+				.contains("character set or collation")
+				.contains("latin1_swedish_ci")
+				.contains("checkpoint table");
+		}
+	}
+
+	@Test
 	void renameStopsTheTable() throws Exception {
 		try (Streaming streaming = new Streaming("rename_src", "rename_dst")) {
 			db.server().execute(streaming.src, "RENAME TABLE t TO t_old");
