@@ -107,7 +107,11 @@ public final class Pipeline implements AutoCloseable {
 
 	private long lastCheckpointNanos;
 
-	/** The source's binlog head, refreshed by the catch-up loop about once a second. */
+	/**
+	 * The source's binlog head, refreshed by the catch-up loop about once a second. Read as file and
+	 * offset only: on MariaDB the GTID list at the head costs a read of the binlog file up to it,
+	 * which grows with the file, and comparisons need only the offset.
+	 */
 	private volatile Position sourceHead;
 
 	private long headReadNanos;
@@ -489,7 +493,7 @@ public final class Pipeline implements AutoCloseable {
 			table.snapshotDone = true;
 			table.subscription.endCopyPhase();
 			try {
-				table.catchUpTarget = SourceQueries.head(this.source);
+				table.catchUpTarget = SourceQueries.headFileOffset(this.source);
 			}
 			catch (SQLException ex) {
 				table.catchUpTarget = delivered;
@@ -520,7 +524,7 @@ public final class Pipeline implements AutoCloseable {
 		}
 		this.headReadNanos = now;
 		try {
-			this.sourceHead = SourceQueries.head(this.source);
+			this.sourceHead = SourceQueries.headFileOffset(this.source);
 		}
 		catch (SQLException ex) {
 			logger.debug("Cannot read the source head for lag", ex);
@@ -607,7 +611,7 @@ public final class Pipeline implements AutoCloseable {
 	 * @throws InterruptedException when interrupted
 	 */
 	public void awaitCaughtUp(Duration timeout) throws TimeoutException, SQLException, InterruptedException {
-		awaitConfirmed(SourceQueries.head(this.source), (table) -> true, timeout, false);
+		awaitConfirmed(SourceQueries.headFileOffset(this.source), (table) -> true, timeout, false);
 	}
 
 	/**
@@ -701,13 +705,13 @@ public final class Pipeline implements AutoCloseable {
 			throw new IllegalStateException("Table " + table + " is not streaming"
 					+ ((runtime != null) ? " (" + runtime.phase + ")" : "; it is not in cdc.tables"));
 		}
-		awaitConfirmed(SourceQueries.head(this.source), (t) -> t == runtime, timeout, false);
+		awaitConfirmed(SourceQueries.headFileOffset(this.source), (t) -> t == runtime, timeout, false);
 		try (Connection connection = this.source.getConnection();
 				java.sql.Statement statement = connection.createStatement()) {
 			statement.execute("LOCK TABLES " + table.quoted() + " READ");
 			try {
 				// Under the lock every millisecond counts: drive the cycles.
-				awaitConfirmed(SourceQueries.head(this.source), (t) -> t == runtime, timeout, true);
+				awaitConfirmed(SourceQueries.headFileOffset(this.source), (t) -> t == runtime, timeout, true);
 				return whileLocked.call();
 			}
 			finally {
