@@ -11,14 +11,11 @@ import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import io.tributary.schema.TableLayout;
-import io.tributary.source.ChangeHandler;
-import io.tributary.source.Position;
-import io.tributary.source.RowChange;
 import io.tributary.source.SourceSettings;
 import io.tributary.source.SslMode;
 import io.tributary.source.TableId;
 import io.tributary.source.binlog.BinlogChangeSource;
+import io.tributary.source.binlog.IgnoringHandler;
 import io.tributary.source.binlog.SourceJdbc;
 import io.tributary.source.binlog.SourceQueries;
 import io.tributary.status.TableStatus.Phase;
@@ -62,7 +59,7 @@ class Sha2AccountIT {
 			DataSource target = db.dataSource(null);
 			// The binlog connection logs in first, before any JDBC connection has put the account's
 			// hash into the server's cache: the full exchange.
-			try (BinlogChangeSource reader = new BinlogChangeSource(account, new Ignoring())) {
+			try (BinlogChangeSource reader = new BinlogChangeSource(account, new IgnoringHandler())) {
 				reader.start(SourceQueries.head(target));
 				long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
 				while (!reader.isConnected()) {
@@ -83,28 +80,6 @@ class Sha2AccountIT {
 						new TableId(dst, "t").toString());
 			}
 		}
-	}
-
-	/** Takes changes and throws them away: only the login matters. */
-	private static final class Ignoring implements ChangeHandler {
-
-		@Override
-		public void onChange(RowChange change, Position resumeFrom) {
-		}
-
-		@Override
-		public TableLayout onAlter(TableId table, TableLayout current, String statement) {
-			return current;
-		}
-
-		@Override
-		public void onTruncate(TableId table) {
-		}
-
-		@Override
-		public void onTableFailed(TableId table, RuntimeException error) {
-		}
-
 	}
 
 	private static HikariDataSource pool(SourceSettings settings) {

@@ -22,13 +22,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.tributary.schema.TableLayout;
-import io.tributary.source.ChangeHandler;
-import io.tributary.source.Position;
-import io.tributary.source.RowChange;
 import io.tributary.source.SourceSettings;
 import io.tributary.source.SslMode;
-import io.tributary.source.TableId;
 import io.tributary.test.DatabaseExtension;
 import io.tributary.test.TestCertificateAuthority;
 import io.tributary.test.TestDatabase;
@@ -266,28 +261,6 @@ class TlsIT {
 	private static void pause() {
 		// Poll interval while waiting for the reader's state to change.
 		LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
-	}
-
-	/** Subscribes to nothing, so it is never called. */
-	private static final class IgnoringHandler implements ChangeHandler {
-
-		@Override
-		public void onChange(RowChange change, Position resumeFrom) {
-		}
-
-		@Override
-		public TableLayout onAlter(TableId table, TableLayout current, String statement) {
-			return current;
-		}
-
-		@Override
-		public void onTruncate(TableId table) {
-		}
-
-		@Override
-		public void onTableFailed(TableId table, RuntimeException error) {
-		}
-
 	}
 
 }
