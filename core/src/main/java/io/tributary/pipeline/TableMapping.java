@@ -1,5 +1,6 @@
 package io.tributary.pipeline;
 
+import java.util.List;
 import java.util.Objects;
 
 import io.tributary.source.TableId;
@@ -13,22 +14,22 @@ import io.tributary.source.TableId;
  * empty for the primary key
  * @param snapshot when the table's existing rows are copied
  */
-public record TableMapping(TableId source, TableId target, java.util.List<String> key, SnapshotMode snapshot) {
+public record TableMapping(TableId source, TableId target, List<String> key, SnapshotMode snapshot) {
 
 	public TableMapping {
 		Objects.requireNonNull(source, "source");
 		Objects.requireNonNull(target, "target");
-		key = (key != null) ? java.util.List.copyOf(key) : java.util.List.of();
+		key = (key != null) ? List.copyOf(key) : List.of();
 		snapshot = (snapshot != null) ? snapshot : SnapshotMode.AUTO;
 	}
 
 	/** Maps a table keyed by its primary key, snapshotted when it has no checkpoint. */
 	public TableMapping(TableId source, TableId target) {
-		this(source, target, java.util.List.of(), SnapshotMode.AUTO);
+		this(source, target, List.of(), SnapshotMode.AUTO);
 	}
 
 	/** Maps a table keyed by the given columns, snapshotted when it has no checkpoint. */
-	public TableMapping(TableId source, TableId target, java.util.List<String> key) {
+	public TableMapping(TableId source, TableId target, List<String> key) {
 		this(source, target, key, SnapshotMode.AUTO);
 	}
 

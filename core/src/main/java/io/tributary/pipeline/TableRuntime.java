@@ -1,9 +1,14 @@
 package io.tributary.pipeline;
 
 import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.locks.ReentrantLock;
 
 import io.tributary.apply.Applier;
+import io.tributary.apply.ApplierCounters;
 import io.tributary.apply.ListenerApplier;
+import io.tributary.apply.ParallelApplier;
+import io.tributary.checksum.ChecksumProgress;
 import io.tributary.copy.Copier;
 import io.tributary.schema.TableLayout;
 import io.tributary.source.Position;
@@ -24,7 +29,7 @@ final class TableRuntime {
 	 * Held by the catch-up loop from drain to the end of the apply, and by schema changes read
 	 * from the stream, so a TRUNCATE or a new layout never meets a half-applied drain.
 	 */
-	final java.util.concurrent.locks.ReentrantLock flushLock = new java.util.concurrent.locks.ReentrantLock();
+	final ReentrantLock flushLock = new ReentrantLock();
 
 	volatile TableLayout layout;
 
@@ -40,7 +45,7 @@ final class TableRuntime {
 	 * Applies drained changes with parallel statements; wraps {@link #applier}. {@code null} in
 	 * listener mode, where each drain is one call of the listener.
 	 */
-	volatile io.tributary.apply.ParallelApplier writer;
+	volatile ParallelApplier writer;
 
 	volatile Copier copier;
 
@@ -60,10 +65,10 @@ final class TableRuntime {
 	volatile String lastError;
 
 	/** The latest checksum pass, or {@code null} before the first. */
-	volatile io.tributary.checksum.ChecksumProgress checksum;
+	volatile ChecksumProgress checksum;
 
 	/** Completes when the latest checksum pass ends; {@code null} before the first. */
-	volatile java.util.concurrent.CompletableFuture<TableStatus.Checksum> checksumDone;
+	volatile CompletableFuture<TableStatus.Checksum> checksumDone;
 
 	TableRuntime(TableMapping mapping) {
 		this.mapping = mapping;
@@ -105,13 +110,13 @@ final class TableRuntime {
 	}
 
 	private TableStatus.Checksum checksum() {
-		io.tributary.checksum.ChecksumProgress current = this.checksum;
+		ChecksumProgress current = this.checksum;
 		return (current != null) ? current.snapshot() : TableStatus.Checksum.IDLE;
 	}
 
 	private TableStatus.Apply apply() {
-		io.tributary.apply.ParallelApplier current = this.writer;
-		io.tributary.apply.ApplierCounters counters;
+		ParallelApplier current = this.writer;
+		ApplierCounters counters;
 		if (current != null) {
 			counters = current.counters();
 		}

@@ -1,6 +1,14 @@
 /**
- * One pipeline per source server: table lifecycle (snapshotting, catching up, streaming, failed),
- * the catch-up loop and graceful stop.
+ * One pipeline per source server: table lifecycle (snapshotting, catching up, streaming, paused,
+ * failed), the catch-up loop, per-table control and graceful stop.
+ *
+ * <p>{@link io.tributary.pipeline.Pipeline} is the facade; the work is split by job:
+ * {@code Startup} and {@code TableSetup} prepare tables and choose where the stream starts,
+ * {@code CatchUpLoop} drains, applies, confirms and checkpoints, {@code SnapshotQueue} copies
+ * tables one after another, {@code ChecksumRuns} compares source and target, {@code FlushApi}
+ * holds the waits callers use, {@code TableControl} pauses, resumes, resnapshots and restarts one
+ * table, and {@code SourceEvents} routes what the binlog reader sees. {@code PipelineRuntime} is
+ * what they share.
  *
  * <p>Invariant (confirm bound): the position confirmed for a table is
  * {@code min(delivered, oldest pending)}, with delivered read before the buffer is drained, so it

@@ -1,0 +1,198 @@
+package io.tributary.pipeline;
+
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.tributary.apply.Applier;
+import io.tributary.apply.ApplyException;
+import io.tributary.apply.ListenerApplier;
+import io.tributary.checkpoint.TableCheckpoint;
+import io.tributary.copy.Copier;
+import io.tributary.source.Position;
+import io.tributary.source.binlog.SourceQueries;
+import io.tributary.status.TableStatus.Phase;
+import io.tributary.subscription.BufferedSubscription;
+import io.tributary.subscription.OrderedReplay;
+
+/**
+ * The catch-up loop: each cycle reads the delivered position, drains every active table's buffer
+ * against its copier's watermarks, applies what it drained, puts back what failed, confirms
+ * {@code min(delivered, oldest pending)} per table, moves tables to their next phase and writes
+ * checkpoints after the data they cover. Runs on the pipeline's control thread only.
+ */
+final class CatchUpLoop {
+
+	private static final Logger logger = LoggerFactory.getLogger(CatchUpLoop.class);
+
+	private final PipelineRuntime runtime;
+
+	private final ChecksumRuns checksums;
+
+	private long lastCheckpointNanos;
+
+	private long headReadNanos;
+
+	CatchUpLoop(PipelineRuntime runtime, ChecksumRuns checksums) {
+		this.runtime = runtime;
+		this.checksums = checksums;
+	}
+
+	/** One catch-up cycle: drain, apply, requeue, confirm. */
+	void cycle() {
+		// Read before any drain: every change added after this read has a resume position at or
+		// after it, so min(delivered, oldest pending) never passes a change still held.
+		boolean positioned = this.runtime.reader.isPositioned();
+		Position delivered = this.runtime.reader.delivered();
+		boolean phaseChanged = false;
+		for (TableRuntime table : this.runtime.tables()) {
+			if (!table.isActive()) {
+				continue;
+			}
+			Copier copier = table.copier;
+			boolean copyDone = copier == null || copier.isDone();
+			BufferedSubscription buffer = table.subscription;
+			BufferedSubscription.Drain drain;
+			table.flushLock.lock();
+			try {
+				drain = buffer.drain(table::watermarks);
+				if (!drain.isEmpty()) {
+					apply(table, drain, delivered);
+				}
+			}
+			finally {
+				table.flushLock.unlock();
+			}
+			Position oldestPending = buffer.oldestPending();
+			table.confirmed = Position.min(delivered, oldestPending);
+			Pipeline.ConfirmObserver observer = this.runtime.confirmObserver;
+			if (observer != null) {
+				observer.confirmed(table.mapping.source(), delivered, oldestPending, table.confirmed);
+			}
+			phaseChanged |= advancePhase(table, copyDone, drain.deferred(), positioned, delivered);
+		}
+		refreshHead();
+		this.runtime.cycles++;
+		if (positioned) {
+			this.runtime.positionedCycles++;
+		}
+		saveCheckpoints(phaseChanged);
+	}
+
+	private void apply(TableRuntime table, BufferedSubscription.Drain drain, Position delivered) {
+		long started = System.nanoTime();
+		// Queued changes (a key that is not memory-comparable) follow the merged ones in the binlog:
+		// they are applied after them, run after run, one statement at a time.
+		OrderedReplay inOrder = new OrderedReplay(drain.runs());
+		boolean mergedApplied = false;
+		try {
+			Applier merged = (table.writer != null) ? table.writer : table.applier;
+			merged.apply(drain.upserts().stream().map(BufferedSubscription.Entry::image).toList(),
+					drain.deletes().stream().map((entry) -> entry.key().values()).toList(), delivered);
+			mergedApplied = true;
+			inOrder.applyTo(table.applier);
+			table.changesApplied += drain.size();
+			table.recordFlush(drain.size(), started, "ok");
+			if (table.lastError != null && table.phase != Phase.FAILED) {
+				table.lastError = null;
+			}
+		}
+		catch (ApplyException ex) {
+			if (!mergedApplied) {
+				List<BufferedSubscription.Entry> failed = new ArrayList<>(drain.deletes());
+				failed.addAll(drain.upserts());
+				table.subscription.requeue(failed);
+			}
+			table.subscription.requeueAtFront(inOrder.remaining());
+			int applied = (mergedApplied ? drain.mergedSize() : 0) + inOrder.applied();
+			table.changesApplied += applied;
+			table.recordFlush(applied, started, ex.getMessage());
+			table.lastError = ex.getMessage();
+			if (ex instanceof ListenerApplier.Paused) {
+				// The failure itself was logged when the listener threw; do not repeat it every cycle.
+				logger.debug("Flush of {} waits: {}", table.mapping.source(), ex.getMessage());
+			}
+			else {
+				logger.warn("Flush of {} failed, will retry: {}", table.mapping.source(), ex.getMessage());
+			}
+		}
+	}
+
+	private boolean advancePhase(TableRuntime table, boolean copyDone, int deferred, boolean positioned,
+			Position delivered) {
+		if (table.phase == Phase.SNAPSHOTTING && copyDone && table.copier != null && table.copier.isDone()) {
+			table.snapshotDone = true;
+			table.subscription.endCopyPhase();
+			try {
+				table.catchUpTarget = SourceQueries.headFileOffset(this.runtime.source);
+			}
+			catch (SQLException ex) {
+				table.catchUpTarget = delivered;
+			}
+			table.phase = Phase.CATCHING_UP;
+			logger.info("Table {} snapshot done ({} rows); catching up to {}", table.mapping.source(),
+					table.copier.rowsCopied(), table.catchUpTarget);
+			if (this.runtime.settings.checksum().enabled() && !this.runtime.settings.listenerMode()) {
+				this.checksums.start(table);
+			}
+			return true;
+		}
+		// Caught up once the reader has passed the head seen when catching up began and no change
+		// waits on the copy; changes arriving meanwhile are ordinary streaming.
+		if (table.phase == Phase.CATCHING_UP && deferred == 0 && positioned
+				&& delivered.compareTo(table.catchUpTarget) >= 0) {
+			table.phase = Phase.STREAMING;
+			logger.info("Table {} is streaming", table.mapping.source());
+			return true;
+		}
+		return false;
+	}
+
+	private void refreshHead() {
+		long now = System.nanoTime();
+		if (now - this.headReadNanos < 1_000_000_000L) {
+			return;
+		}
+		this.headReadNanos = now;
+		try {
+			this.runtime.sourceHead = SourceQueries.headFileOffset(this.runtime.source);
+		}
+		catch (SQLException ex) {
+			logger.debug("Cannot read the source head for lag", ex);
+		}
+	}
+
+	/**
+	 * Writes the tables' checkpoints when the checkpoint interval has passed, or at once when
+	 * {@code force}. A failed table keeps the checkpoint it had, so a restart reads its changes again.
+	 */
+	void saveCheckpoints(boolean force) {
+		long now = System.nanoTime();
+		if (!force && now - this.lastCheckpointNanos < this.runtime.settings.checkpointInterval().toNanos()) {
+			return;
+		}
+		List<TableCheckpoint> rows = new ArrayList<>();
+		Instant at = Instant.now();
+		for (TableRuntime table : this.runtime.tables()) {
+			if (table.confirmed != null && table.phase != Phase.FAILED) {
+				Copier copier = table.copier;
+				Object[] copiedUpTo = (!table.snapshotDone && copier != null) ? copier.copiedUpTo() : null;
+				rows.add(new TableCheckpoint(table.mapping.source(), table.mapping.target(), table.snapshotDone,
+						table.confirmed, copiedUpTo, at));
+			}
+		}
+		try {
+			this.runtime.checkpoints.save(rows);
+			this.lastCheckpointNanos = now;
+		}
+		catch (RuntimeException ex) {
+			this.runtime.lastError = ex.getMessage();
+			logger.warn("Checkpoint write failed, will retry: {}", ex.getMessage());
+		}
+	}
+
+}

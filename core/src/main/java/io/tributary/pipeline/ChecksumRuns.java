@@ -1,0 +1,178 @@
+package io.tributary.pipeline;
+
+import java.sql.SQLException;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.tributary.apply.JdbcReplaceApplier;
+import io.tributary.apply.TargetTables;
+import io.tributary.checksum.ChecksumProgress;
+import io.tributary.checksum.TableChecksum;
+import io.tributary.copy.KeyRange;
+import io.tributary.copy.RangeCopy;
+import io.tributary.schema.TableLayout;
+import io.tributary.source.Position;
+import io.tributary.source.TableId;
+import io.tributary.status.PipelineStatus;
+import io.tributary.status.TableStatus;
+
+/**
+ * Runs checksum passes one at a time on a thread of their own, off the control thread: after each
+ * snapshot when enabled, and on request. A pass re-checks a differing chunk only once the table
+ * has applied every change up to a source head read after the difference was seen, and repairs
+ * under the table's flush lock so no drained change is written between the read and the write.
+ */
+final class ChecksumRuns {
+
+	private static final Logger logger = LoggerFactory.getLogger(ChecksumRuns.class);
+
+	private final PipelineRuntime runtime;
+
+	private final ExecutorService executor;
+
+	ChecksumRuns(PipelineRuntime runtime) {
+		this.runtime = runtime;
+		this.executor = Executors.newSingleThreadExecutor((task) -> {
+			Thread thread = new Thread(task, "tributary-checksum-" + runtime.settings.name());
+			thread.setDaemon(true);
+			return thread;
+		});
+	}
+
+	/** See {@link Pipeline#checksum(TableId)}. */
+	CompletableFuture<TableStatus.Checksum> request(TableId id) {
+		TableRuntime table = this.runtime.requireTable(id);
+		if (this.runtime.settings.listenerMode()) {
+			throw new IllegalStateException("Table " + id + " has no target table to compare with: its changes "
+					+ "go to the application's ChangeListener");
+		}
+		if (this.runtime.state != PipelineStatus.State.RUNNING || !table.isActive() || !table.snapshotDone) {
+			throw new IllegalStateException("Table " + id + " cannot be compared now: the pipeline is "
+					+ this.runtime.state + " and the table " + table.phase + "; a checksum needs a running pipeline "
+					+ "and a table that is catching up or streaming");
+		}
+		return start(table);
+	}
+
+	/** Queues a pass for the table, or returns the one already queued or running. */
+	synchronized CompletableFuture<TableStatus.Checksum> start(TableRuntime table) {
+		CompletableFuture<TableStatus.Checksum> running = table.checksumDone;
+		if (running != null && !running.isDone()) {
+			return running;
+		}
+		ChecksumProgress progress = new ChecksumProgress();
+		CompletableFuture<TableStatus.Checksum> done = new CompletableFuture<>();
+		table.checksum = progress;
+		table.checksumDone = done;
+		try {
+			this.executor.execute(() -> run(table, progress, done));
+		}
+		catch (RejectedExecutionException ex) {
+			progress.fail("The pipeline is stopping");
+			done.completeExceptionally(ex);
+		}
+		return done;
+	}
+
+	private void run(TableRuntime table, ChecksumProgress progress, CompletableFuture<TableStatus.Checksum> done) {
+		try {
+			TableLayout layout = table.layout;
+			TableChecksum pass = new TableChecksum(this.runtime.source, this.runtime.target, layout,
+					table.mapping.target(), comparedWidth(layout, table.mapping.target()),
+					this.runtime.settings.checksum(), (head) -> awaitApplied(table, head),
+					(range) -> recopy(table, range), progress);
+			pass.run(() -> this.runtime.stopRequested || !table.isActive());
+			done.complete(progress.snapshot());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			progress.fail("Interrupted");
+			done.completeExceptionally(ex);
+		}
+		catch (SQLException | RuntimeException ex) {
+			progress.fail(ex.getMessage());
+			logger.warn("Checksum of {} failed: {}", table.mapping.source(), ex.getMessage());
+			done.completeExceptionally(ex);
+		}
+	}
+
+	/** Returns how many leading source columns the target has by name; only those are compared. */
+	private int comparedWidth(TableLayout layout, TableId targetTable) throws SQLException {
+		List<String[]> targetColumns = TargetTables.columns(this.runtime.target, targetTable);
+		int width = 0;
+		while (width < layout.columns().size() && width < targetColumns.size()
+				&& targetColumns.get(width)[0].equalsIgnoreCase(layout.columns().get(width).name())) {
+			width++;
+		}
+		return width;
+	}
+
+	/**
+	 * Waits until a table has applied every change up to {@code head}: its confirmed position is at
+	 * or past it. A cycle sets that position from the delivered position it read before draining, so
+	 * reaching a head read earlier means every change up to it was drained and applied. Wakes the
+	 * loop once, so the wait lasts about one cycle rather than a flush interval.
+	 */
+	private void awaitApplied(TableRuntime table, Position head) throws InterruptedException {
+		this.runtime.wake();
+		while (true) {
+			if (this.runtime.stopRequested || this.runtime.state != PipelineStatus.State.RUNNING) {
+				throw new IllegalStateException("The pipeline is " + this.runtime.state);
+			}
+			if (!table.isActive()) {
+				throw new IllegalStateException("Table " + table.mapping.source() + " is " + table.phase);
+			}
+			Position confirmed = table.confirmed;
+			if (this.runtime.positionedCycles > 0 && confirmed != null && confirmed.compareTo(head) >= 0) {
+				return;
+			}
+			Thread.sleep(10);
+		}
+	}
+
+	/**
+	 * Recopies a key range of a table while its changes are held back: with the flush lock held no
+	 * drained change can be written between the locking read and the write, so the recopy cannot put
+	 * an older row over a newer one. Changes that arrive meanwhile stay buffered and are applied
+	 * after it, newest last.
+	 */
+	private void recopy(TableRuntime table, KeyRange range) throws SQLException {
+		table.flushLock.lock();
+		try {
+			if (!(table.applier instanceof JdbcReplaceApplier applier)) {
+				throw new IllegalStateException("Table " + table.mapping.source() + " has no target table to repair");
+			}
+			new RangeCopy(this.runtime.source, table.layout, applier, applier::keysIn).copy(range);
+		}
+		finally {
+			table.flushLock.unlock();
+		}
+	}
+
+	/** Lets the pass in progress end between chunks, then stops the thread. */
+	void stop() {
+		this.executor.shutdown();
+		try {
+			if (!this.executor.awaitTermination(30, TimeUnit.SECONDS)) {
+				this.executor.shutdownNow();
+			}
+		}
+		catch (InterruptedException ex) {
+			this.executor.shutdownNow();
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	/** Stops the thread without waiting, after a failure. */
+	void stopNow() {
+		this.executor.shutdownNow();
+	}
+
+}

@@ -1,0 +1,147 @@
+package io.tributary.pipeline;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import javax.sql.DataSource;
+
+import io.tributary.apply.ApplyWorkers;
+import io.tributary.checkpoint.CheckpointStore;
+import io.tributary.copy.Copier;
+import io.tributary.source.Position;
+import io.tributary.source.TableId;
+import io.tributary.source.binlog.BinlogChangeSource;
+import io.tributary.source.binlog.ServerInfo;
+import io.tributary.status.PipelineStatus;
+import io.tributary.status.TableStatus.Phase;
+
+/**
+ * What the parts of one pipeline share: its settings and connections, its tables, the binlog
+ * reader, the state the control thread publishes, and the signal that wakes the catch-up loop.
+ * Fields written by one thread and read by others are volatile.
+ */
+final class PipelineRuntime {
+
+	final PipelineSettings settings;
+
+	final DataSource source;
+
+	final DataSource target;
+
+	final CheckpointStore checkpoints;
+
+	final ApplyWorkers applyWorkers;
+
+	private final Map<TableId, TableRuntime> tables = new LinkedHashMap<>();
+
+	private final Object signal = new Object();
+
+	/** Set once by the pipeline's constructor, before any thread starts. */
+	BinlogChangeSource reader;
+
+	volatile PipelineStatus.State state = PipelineStatus.State.STOPPED;
+
+	volatile boolean stopRequested;
+
+	volatile String lastError;
+
+	volatile Instant startedAt;
+
+	volatile ServerInfo server;
+
+	volatile long cycles;
+
+	/** Cycles that read the delivered position after the reader knew its place in the binlog. */
+	volatile long positionedCycles;
+
+	/**
+	 * The source's binlog head, refreshed by the catch-up loop about once a second. Read as file and
+	 * offset only: on MariaDB the GTID list at the head costs a read of the binlog file up to it,
+	 * which grows with the file, and comparisons need only the offset.
+	 */
+	volatile Position sourceHead;
+
+	volatile Copier.ChunkObserver chunkObserver;
+
+	volatile Pipeline.ConfirmObserver confirmObserver;
+
+	PipelineRuntime(PipelineSettings settings, DataSource source, DataSource target, CheckpointStore checkpoints) {
+		this.settings = settings;
+		this.source = source;
+		this.target = target;
+		this.checkpoints = checkpoints;
+		this.applyWorkers = new ApplyWorkers(settings.name(), settings.applyConcurrency());
+		for (TableMapping mapping : settings.tables()) {
+			this.tables.put(mapping.source(),
+					new TableRuntime(settings.listenerMode() ? mapping.toListener() : mapping));
+		}
+	}
+
+	/** Returns the table replicated from {@code id}, or {@code null} when it is not configured. */
+	TableRuntime table(TableId id) {
+		return this.tables.get(id);
+	}
+
+	/**
+	 * Returns the table replicated from {@code id}.
+	 * @throws IllegalArgumentException when the table is not in {@code cdc.tables}
+	 */
+	TableRuntime requireTable(TableId id) {
+		TableRuntime table = this.tables.get(id);
+		if (table == null) {
+			throw new IllegalArgumentException("Table " + id + " is not in cdc.tables; the replicated tables are "
+					+ this.tables.keySet());
+		}
+		return table;
+	}
+
+	Collection<TableRuntime> tables() {
+		return this.tables.values();
+	}
+
+	/** Returns the oldest position any table that is not failed would resume from. */
+	Position confirmed() {
+		Position oldest = null;
+		for (TableRuntime table : this.tables.values()) {
+			if (table.phase != Phase.FAILED && table.confirmed != null) {
+				oldest = Position.min(oldest, table.confirmed);
+			}
+		}
+		return oldest;
+	}
+
+	/** Waits for {@link #wake()} or the timeout; an interrupt asks the pipeline to stop. */
+	void awaitSignal(Duration timeout) {
+		synchronized (this.signal) {
+			if (this.stopRequested) {
+				return;
+			}
+			try {
+				this.signal.wait(Math.max(1, timeout.toMillis()));
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				this.stopRequested = true;
+			}
+		}
+	}
+
+	/** Starts the next catch-up cycle now rather than at the flush interval. */
+	void wake() {
+		synchronized (this.signal) {
+			this.signal.notifyAll();
+		}
+	}
+
+	/** Throws unless the pipeline runs. */
+	void requireRunning(String action) {
+		if (this.state != PipelineStatus.State.RUNNING) {
+			throw new IllegalStateException("Cannot " + action + ": the pipeline is " + this.state
+					+ ((this.lastError != null) ? " (" + this.lastError + ")" : ""));
+		}
+	}
+
+}

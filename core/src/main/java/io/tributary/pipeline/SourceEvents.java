@@ -1,0 +1,167 @@
+package io.tributary.pipeline;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.tributary.apply.ApplyException;
+import io.tributary.apply.JdbcReplaceApplier;
+import io.tributary.apply.ListenerApplier;
+import io.tributary.apply.TargetTables;
+import io.tributary.schema.LayoutReader;
+import io.tributary.schema.SchemaException;
+import io.tributary.schema.TableLayout;
+import io.tributary.source.ChangeHandler;
+import io.tributary.source.Position;
+import io.tributary.source.RowChange;
+import io.tributary.source.TableId;
+import io.tributary.status.TableStatus.Phase;
+
+/**
+ * Routes what the binlog reader sees to the tables: row changes into their buffers, and schema
+ * changes (ALTER, TRUNCATE) to the table they concern, under its flush lock so they never meet a
+ * half-applied drain. A change the pipeline cannot follow fails that table only.
+ */
+final class SourceEvents implements ChangeHandler {
+
+	private static final Logger logger = LoggerFactory.getLogger(SourceEvents.class);
+
+	private final PipelineRuntime runtime;
+
+	SourceEvents(PipelineRuntime runtime) {
+		this.runtime = runtime;
+	}
+
+	@Override
+	public void onChange(RowChange change, Position resumeFrom) {
+		TableRuntime table = this.runtime.table(change.table());
+		if (table != null && table.isActive()) {
+			table.subscription.add(change, resumeFrom);
+		}
+	}
+
+	@Override
+	public TableLayout onAlter(TableId id, TableLayout current, String statement) {
+		TableRuntime table = this.runtime.table(id);
+		if (table.phase == Phase.SNAPSHOTTING) {
+			throw new SchemaException("Table " + id + " was altered during its snapshot (" + statement
+					+ "); restart the application to snapshot it again with its new definition");
+		}
+		try {
+			TableLayout next;
+			try (Connection connection = this.runtime.source.getConnection()) {
+				next = LayoutReader.read(connection, id, table.mapping.key());
+			}
+			String change = SchemaChanges.incompatibility(current, next);
+			if (change != null) {
+				throw new SchemaException("Table " + id + " was altered on the source in a way Tributary cannot "
+						+ "follow (" + statement + "): " + change + ". Bring the target table to the new definition, "
+						+ "delete the table's row from the checkpoint table and restart: it is then snapshotted again");
+			}
+			if (this.runtime.settings.listenerMode()) {
+				// Batches from here on carry the new column list.
+				table.flushLock.lock();
+				try {
+					table.layout = next;
+					table.applier = ((ListenerApplier) table.applier).withLayout(next);
+				}
+				finally {
+					table.flushLock.unlock();
+				}
+				if (next.columns().size() != current.columns().size()) {
+					logger.info("Table {} gained {} column(s); batches for its listener carry them from now on",
+							id, next.columns().size() - current.columns().size());
+				}
+				return next;
+			}
+			if (next.columns().size() == current.columns().size()) {
+				return next;
+			}
+			List<String[]> targetColumns = TargetTables.columns(this.runtime.target, table.mapping.target());
+			int width = SchemaChanges.writableWidth(next, targetColumns, current.columns().size());
+			if (width < next.columns().size()) {
+				logger.warn("Columns added to {} at the end are not in target {} and are not replicated; add them "
+						+ "to the target (same names and types) and they will be from the next change on", id,
+						table.mapping.target());
+			}
+			else {
+				logger.info("Table {} gained {} column(s); replicating them into {}", id,
+						next.columns().size() - current.columns().size(), table.mapping.target());
+			}
+			table.flushLock.lock();
+			try {
+				table.layout = next;
+				JdbcReplaceApplier statements = new JdbcReplaceApplier(this.runtime.target, table.mapping.target(),
+						next, width, this.runtime.settings.batchRows(), this.runtime.settings.batchBytes());
+				table.applier = statements;
+				table.writer = table.writer.withStatements(statements);
+			}
+			finally {
+				table.flushLock.unlock();
+			}
+			return next;
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException("Cannot re-read the layout of " + id + " after " + statement + ": "
+					+ ex.getMessage(), ex);
+		}
+	}
+
+	@Override
+	public void onTruncate(TableId id) {
+		TableRuntime table = this.runtime.table(id);
+		if (table.phase == Phase.SNAPSHOTTING) {
+			throw new SchemaException("Table " + id + " was truncated during its snapshot; restart the "
+					+ "application to snapshot it again");
+		}
+		table.flushLock.lock();
+		try {
+			table.subscription.clear();
+			if (table.applier instanceof ListenerApplier listener) {
+				truncateForListener(table, listener);
+			}
+			else {
+				((JdbcReplaceApplier) table.applier).truncate();
+				logger.info("Table {} was truncated on the source; truncated {}", id, table.mapping.target());
+			}
+		}
+		finally {
+			table.flushLock.unlock();
+		}
+	}
+
+	/**
+	 * Hands a TRUNCATE to the listener. One it cannot handle stops the table (the reader fails
+	 * it on the exception) with its checkpoint before the truncation, so that a restart with a
+	 * fixed listener reads the truncation again.
+	 */
+	private void truncateForListener(TableRuntime table, ListenerApplier listener) {
+		TableId id = table.mapping.source();
+		try {
+			listener.truncate();
+			logger.info("Table {} was truncated on the source; its listener was told", id);
+		}
+		catch (ApplyException ex) {
+			boolean unsupported = ex.getCause() instanceof UnsupportedOperationException;
+			throw new SchemaException("Table " + id + " was truncated on the source and its ChangeListener "
+					+ (unsupported ? "does not handle truncation" : "failed to handle it: " + ex.getCause())
+					+ ". " + (unsupported ? "Implement ChangeListener.onTruncate to forget the table's rows"
+							: "Fix the listener or what it depends on")
+					+ " and restart: the table resumes from its checkpoint, before the truncation, and the "
+					+ "listener is told again. Alternatively delete the table's row from the checkpoint table "
+					+ "and restart to snapshot it again");
+		}
+	}
+
+	@Override
+	public void onTableFailed(TableId id, RuntimeException error) {
+		TableRuntime table = this.runtime.table(id);
+		if (table != null) {
+			table.fail(error.getMessage());
+		}
+	}
+
+}

@@ -1,0 +1,113 @@
+package io.tributary.pipeline;
+
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.tributary.checkpoint.TableCheckpoint;
+import io.tributary.source.Position;
+import io.tributary.source.binlog.Preflight;
+import io.tributary.source.binlog.ServerInfo;
+import io.tributary.source.binlog.SourceQueries;
+import io.tributary.source.TableId;
+import io.tributary.status.TableStatus.Phase;
+
+/**
+ * Gets a pipeline ready to stream: checks the source, loads the checkpoints, prepares every table
+ * and chooses where the binlog is read from: the oldest checkpoint of a resuming table, or the head
+ * read before any snapshot starts when none resumes. Unreachable databases and server settings
+ * that a {@code SET GLOBAL} fixes are retried with a growing pause; a problem of one table stops
+ * only that table.
+ */
+final class Startup {
+
+	private static final Logger logger = LoggerFactory.getLogger(Startup.class);
+
+	private final PipelineRuntime runtime;
+
+	private final TableSetup tableSetup;
+
+	Startup(PipelineRuntime runtime, TableSetup tableSetup) {
+		this.runtime = runtime;
+		this.tableSetup = tableSetup;
+	}
+
+	/**
+	 * Prepares tables and finds the start position, retrying while the databases are unreachable.
+	 * @return where to start reading, or {@code null} when the pipeline was stopped first
+	 */
+	Position prepareWithRetry() {
+		long backoff = 500;
+		while (!this.runtime.stopRequested) {
+			try {
+				return prepare();
+			}
+			catch (SQLException | RuntimeException ex) {
+				// Unreachable databases and missing privileges heal without a restart; keep trying.
+				this.runtime.lastError = "Cannot prepare replication: " + ex.getMessage();
+				logger.warn("{}; retrying in {} ms", this.runtime.lastError, backoff);
+				this.runtime.awaitSignal(Duration.ofMillis(backoff));
+				backoff = Math.min(backoff * 2, 30_000);
+			}
+		}
+		return null;
+	}
+
+	private Position prepare() throws SQLException {
+		PipelineSettings settings = this.runtime.settings;
+		Set<TableId> keyed = settings.tables().stream().filter((t) -> !t.key().isEmpty()).map(TableMapping::source)
+				.collect(Collectors.toSet());
+		ServerInfo info = Preflight.check(this.runtime.source, settings.source(),
+				this.runtime.tables().stream().map((t) -> t.mapping.source()).toList(), keyed);
+		this.runtime.server = info;
+		// Server-wide problems are retried like an unreachable server: a SET GLOBAL fixes most of them.
+		info.requireUsable();
+		logger.info("Source {} is {} {} (GTID mode {})", settings.source(), info.flavor(), info.version(),
+				info.gtidMode());
+		this.runtime.checkpoints.initialize();
+		Map<TableId, TableCheckpoint> saved = this.runtime.checkpoints.load();
+		LinkedHashMap<String, Long> binaryLogs = SourceQueries.binaryLogs(this.runtime.source);
+		Position resumeFrom = null;
+		int snapshots = 0;
+		for (TableRuntime table : this.runtime.tables()) {
+			TableId id = table.mapping.source();
+			if (!info.accepts(id)) {
+				table.fail(info.tableProblems().get(id));
+				logger.error("Table {} cannot be replicated: {}", id, table.lastError);
+				continue;
+			}
+			try {
+				resumeFrom = Position.min(resumeFrom, this.tableSetup.prepare(table, saved.get(id), binaryLogs, false));
+				if (table.phase == Phase.SNAPSHOTTING) {
+					snapshots++;
+				}
+			}
+			catch (RuntimeException ex) {
+				// Schema problems stop this table only.
+				table.fail(ex.getMessage());
+				logger.error("Table {} cannot be replicated: {}", id, ex.getMessage());
+			}
+		}
+		Position head = SourceQueries.head(this.runtime.source);
+		for (TableRuntime table : this.runtime.tables()) {
+			if (table.phase == Phase.CATCHING_UP) {
+				table.catchUpTarget = head;
+			}
+			if (table.confirmed == null && (table.phase == Phase.SNAPSHOTTING || table.phase == Phase.CATCHING_UP)) {
+				table.confirmed = (resumeFrom != null) ? resumeFrom : head;
+			}
+		}
+		Position from = (resumeFrom != null) ? resumeFrom : head;
+		this.runtime.lastError = null;
+		logger.info("Pipeline {} starts reading {} at {}; {} of {} table(s) to snapshot", settings.name(),
+				settings.source(), from, snapshots, this.runtime.tables().size());
+		return from;
+	}
+
+}

@@ -1,0 +1,160 @@
+package io.tributary.pipeline;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.tributary.apply.ApplyException;
+import io.tributary.apply.JdbcReplaceApplier;
+import io.tributary.apply.ListenerApplier;
+import io.tributary.apply.ParallelApplier;
+import io.tributary.apply.TargetTables;
+import io.tributary.checkpoint.TableCheckpoint;
+import io.tributary.copy.Copier;
+import io.tributary.schema.LayoutReader;
+import io.tributary.schema.SchemaException;
+import io.tributary.schema.TableLayout;
+import io.tributary.source.Position;
+import io.tributary.source.binlog.SourceQueries;
+import io.tributary.status.TableStatus.Phase;
+import io.tributary.subscription.BufferedSubscription;
+
+/**
+ * Readies one table to replicate: reads its layout, prepares its target table and applier, and
+ * decides from its checkpoint whether it resumes, streams from the head or is snapshotted. Used at
+ * start for every table, and again for one table when it is restarted or resnapshotted.
+ */
+final class TableSetup {
+
+	private static final Logger logger = LoggerFactory.getLogger(TableSetup.class);
+
+	private final PipelineRuntime runtime;
+
+	TableSetup(PipelineRuntime runtime) {
+		this.runtime = runtime;
+	}
+
+	/**
+	 * Prepares a table and subscribes the reader to it. On return the table's phase is
+	 * {@link Phase#SNAPSHOTTING} with a copier, or {@link Phase#CATCHING_UP}.
+	 * @param table the table
+	 * @param checkpoint its saved checkpoint, or {@code null}
+	 * @param binaryLogs the source's binary logs and their sizes, to tell whether a checkpoint can
+	 * still be read
+	 * @param snapshot whether to snapshot the table whatever its checkpoint says
+	 * @return the position the stream must be read from for this table, or {@code null} when any
+	 * position from the current head on will do
+	 * @throws SQLException when a database cannot be reached
+	 * @throws RuntimeException when the table cannot be replicated (layout, target or checkpoint
+	 * problems); the message says why and what to do
+	 */
+	Position prepare(TableRuntime table, TableCheckpoint checkpoint, LinkedHashMap<String, Long> binaryLogs,
+			boolean snapshot) throws SQLException {
+		TableMapping mapping = table.mapping;
+		PipelineSettings settings = this.runtime.settings;
+		TableLayout layout;
+		try (Connection connection = this.runtime.source.getConnection()) {
+			layout = LayoutReader.read(connection, mapping.source(), mapping.key());
+		}
+		table.layout = layout;
+		Copier.TargetKeys targetKeys = null;
+		if (settings.listenerMode()) {
+			// No target table: each drain is one call of the listener, serialized per table.
+			table.applier = new ListenerApplier(settings.listener(), layout);
+			table.writer = null;
+		}
+		else {
+			boolean targetHadRows = TargetTables.prepare(this.runtime.source, this.runtime.target, layout,
+					mapping.target(), "the target of " + mapping.source() + " in cdc.tables");
+			JdbcReplaceApplier statements = new JdbcReplaceApplier(this.runtime.target, mapping.target(), layout,
+					settings.batchRows(), settings.batchBytes());
+			table.applier = statements;
+			table.writer = ParallelApplier.create(statements, this.runtime.applyWorkers, settings.applyConcurrency());
+			targetKeys = targetHadRows ? statements::keysIn : null;
+		}
+		boolean usable = !snapshot && mapping.snapshot() != SnapshotMode.ALWAYS && checkpoint != null
+				&& checkpoint.position() != null && checkpoint.target().equals(mapping.target());
+		String unavailable = usable
+				? SourceQueries.unavailable(checkpoint.position(), binaryLogs, this.runtime.source) : null;
+		if (unavailable != null) {
+			if (settings.invalidCheckpointBehavior() == InvalidCheckpointBehavior.ERROR) {
+				throw new SchemaException("The checkpoint of " + mapping.source() + " is at " + checkpoint.position()
+						+ ", but " + unavailable + ". Changes made since cannot be read. Either set "
+						+ "cdc.checkpoint.invalid-behavior=restart to snapshot the table again automatically, or "
+						+ "delete its row from the checkpoint table and restart");
+			}
+			logger.warn("The checkpoint of {} is at {}, but {}; snapshotting the table again", mapping.source(),
+					checkpoint.position(), unavailable);
+			usable = false;
+		}
+		Position resumeFrom = null;
+		table.copier = null;
+		table.snapshotDone = false;
+		table.confirmed = null;
+		if (usable && checkpoint.snapshotDone()) {
+			table.snapshotDone = true;
+			table.confirmed = checkpoint.position();
+			table.phase = Phase.CATCHING_UP;
+			resumeFrom = checkpoint.position();
+			logger.info("Table {} resumes from checkpoint {}", mapping.source(), checkpoint.position());
+		}
+		else if (!snapshot && mapping.snapshot() == SnapshotMode.NEVER && !usable) {
+			// Streams from the head; rows that exist already are not copied.
+			table.snapshotDone = true;
+			table.phase = Phase.CATCHING_UP;
+			logger.info("Table {} is not snapshotted (snapshot mode never)", mapping.source());
+		}
+		else {
+			table.copier = copier(table, layout, targetKeys);
+			if (usable && checkpoint.copiedUpTo() != null) {
+				// A copy cut short: continue after its last landed chunk, streaming from its position.
+				table.copier.resumeAfter(checkpoint.copiedUpTo());
+				table.confirmed = checkpoint.position();
+				resumeFrom = checkpoint.position();
+			}
+			table.phase = Phase.SNAPSHOTTING;
+		}
+		table.subscription = new BufferedSubscription(layout, settings.bufferSoftLimitBytes(),
+				settings.flushMaxChanges(), this.runtime::wake);
+		if (table.phase != Phase.SNAPSHOTTING) {
+			table.subscription.endCopyPhase();
+		}
+		this.runtime.reader.subscribe(layout);
+		return resumeFrom;
+	}
+
+	private Copier copier(TableRuntime table, TableLayout layout, Copier.TargetKeys targetKeys) {
+		Copier copier = new Copier(this.runtime.source, layout, table.applier, this.runtime.settings.copy(),
+				targetKeys);
+		if (this.runtime.settings.listenerMode()) {
+			// A listener that throws is given the chunk again, however long it takes; the snapshot
+			// never moves past rows the listener has not accepted.
+			copier.retryFailedWrites(new Copier.WriteRetries() {
+
+				@Override
+				public void failed(ApplyException failure, Duration pause) {
+					table.lastError = "Snapshot chunk not delivered, retrying in " + pause.toMillis() + " ms: "
+							+ failure.getMessage();
+				}
+
+				@Override
+				public void recovered() {
+					if (table.phase != Phase.FAILED) {
+						table.lastError = null;
+					}
+				}
+
+			});
+		}
+		Copier.ChunkObserver observer = this.runtime.chunkObserver;
+		if (observer != null) {
+			copier.observe(observer);
+		}
+		return copier;
+	}
+
+}
