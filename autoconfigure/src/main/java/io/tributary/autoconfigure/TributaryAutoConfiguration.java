@@ -86,8 +86,9 @@ public final class TributaryAutoConfiguration {
 		pool.setMaximumPoolSize(size);
 		pool.setMinimumIdle(0);
 		pool.setConnectionTimeout(Math.max(250, connectTimeout.toMillis()));
-		// Connectivity is checked by the pipeline, which retries, not at pool creation.
-		pool.setInitializationFailTimeout(-1);
+		// The pool starts at the pipeline's first connection, which retries. One attempt there, not a
+		// wait for the connection timeout: a refused login or connection shows the server's reason at once.
+		pool.setInitializationFailTimeout(1);
 		return pool;
 	}
 

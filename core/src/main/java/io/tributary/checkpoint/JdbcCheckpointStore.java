@@ -14,6 +14,7 @@ import javax.sql.DataSource;
 
 import io.tributary.source.Position;
 import io.tributary.source.TableId;
+import io.tributary.status.Causes;
 
 /**
  * Keeps checkpoints in a table of the target database, beside the data they describe: a target
@@ -50,9 +51,8 @@ public final class JdbcCheckpointStore implements CheckpointStore {
 					+ "PRIMARY KEY (pipeline, source_table)) DEFAULT CHARSET = utf8mb4");
 		}
 		catch (SQLException ex) {
-			throw new IllegalStateException("Cannot create the checkpoint table " + this.table + ": " + ex.getMessage()
-					+ ". Grant CREATE on its schema to the target user, or create it by hand (see docs/operations.md)",
-					ex);
+			throw new IllegalStateException("Cannot create the checkpoint table " + this.table + ": "
+					+ Causes.describe(ex) + advice(ex), ex);
 		}
 	}
 
@@ -77,7 +77,8 @@ public final class JdbcCheckpointStore implements CheckpointStore {
 			}
 		}
 		catch (SQLException ex) {
-			throw new IllegalStateException("Cannot read checkpoints from " + this.table + ": " + ex.getMessage(), ex);
+			throw new IllegalStateException("Cannot read checkpoints from " + this.table + ": " + Causes.describe(ex)
+					+ advice(ex), ex);
 		}
 		return checkpoints;
 	}
@@ -106,8 +107,23 @@ public final class JdbcCheckpointStore implements CheckpointStore {
 			statement.executeUpdate();
 		}
 		catch (SQLException ex) {
-			throw new IllegalStateException("Cannot write checkpoints to " + this.table + ": " + ex.getMessage(), ex);
+			throw new IllegalStateException("Cannot write checkpoints to " + this.table + ": " + Causes.describe(ex)
+					+ advice(ex), ex);
 		}
+	}
+
+	/** Advice that fits the cause: reach the server, or grant what the statement needs. */
+	private String advice(SQLException ex) {
+		if (Causes.isConnectionFailure(ex)) {
+			return ". Check that the target server is up and that cdc.target.url (or spring.datasource.url), its user "
+					+ "and password are right";
+		}
+		int code = ex.getErrorCode();
+		if (code == 1142 || code == 1044 || code == 1227) {
+			return ". Grant CREATE, SELECT, INSERT and DELETE on schema " + this.table.schema()
+					+ " to the target user, or create the table by hand (see docs/operations.md)";
+		}
+		return "";
 	}
 
 }

@@ -16,6 +16,7 @@ import io.tributary.source.binlog.Preflight;
 import io.tributary.source.binlog.ServerInfo;
 import io.tributary.source.binlog.SourceQueries;
 import io.tributary.source.TableId;
+import io.tributary.status.Causes;
 import io.tributary.status.TableStatus.Phase;
 
 /**
@@ -50,7 +51,7 @@ final class Startup {
 			}
 			catch (SQLException | RuntimeException ex) {
 				// Unreachable databases and missing privileges heal without a restart; keep trying.
-				this.runtime.lastError = "Cannot prepare replication: " + ex.getMessage();
+				this.runtime.lastError = "Cannot prepare replication: " + Causes.describe(ex);
 				logger.warn("{}; retrying in {} ms", this.runtime.lastError, backoff);
 				this.runtime.awaitSignal(Duration.ofMillis(backoff));
 				backoff = Math.min(backoff * 2, 30_000);
@@ -84,6 +85,7 @@ final class Startup {
 			}
 			try {
 				resumeFrom = Position.min(resumeFrom, this.tableSetup.prepare(table, saved.get(id), binaryLogs, false));
+				this.runtime.reader.subscribe(table.layout);
 				if (table.phase == Phase.SNAPSHOTTING) {
 					snapshots++;
 				}
