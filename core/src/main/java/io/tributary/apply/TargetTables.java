@@ -58,6 +58,19 @@ public final class TargetTables {
 		}
 	}
 
+	/**
+	 * Returns whether the target table exists.
+	 * @param target connection pool of the target server
+	 * @param targetTable the table
+	 * @return whether it exists
+	 * @throws SQLException on a database error
+	 */
+	public static boolean exists(DataSource target, TableId targetTable) throws SQLException {
+		try (Connection connection = target.getConnection()) {
+			return !columns(connection, targetTable).isEmpty();
+		}
+	}
+
 	private static void create(DataSource source, Connection target, TableLayout layout, TableId targetTable)
 			throws SQLException {
 		String definition;

@@ -11,6 +11,7 @@ import org.slf4j.LoggerFactory;
 import io.tributary.apply.Applier;
 import io.tributary.apply.ApplyException;
 import io.tributary.apply.ListenerApplier;
+import io.tributary.apply.PermanentFailure;
 import io.tributary.checkpoint.TableCheckpoint;
 import io.tributary.copy.Copier;
 import io.tributary.source.Position;
@@ -44,36 +45,50 @@ final class CatchUpLoop {
 
 	/** One catch-up cycle: drain, apply, requeue, confirm. */
 	void cycle() {
+		// Read before the delivered position: a table activated after this read may need changes
+		// before that position, so it sits this cycle out.
+		long activations = this.runtime.activations;
 		// Read before any drain: every change added after this read has a resume position at or
 		// after it, so min(delivered, oldest pending) never passes a change still held.
 		boolean positioned = this.runtime.reader.isPositioned();
 		Position delivered = this.runtime.reader.delivered();
-		boolean phaseChanged = false;
+		boolean phaseChanged = this.runtime.checkpointSoon;
+		this.runtime.checkpointSoon = false;
 		for (TableRuntime table : this.runtime.tables()) {
-			if (!table.isActive()) {
+			if (!table.isActive() || table.activeSince > activations) {
 				continue;
+			}
+			Position handed = table.delivered(delivered);
+			if (handed == delivered) {
+				table.replayedUntil = null;
 			}
 			Copier copier = table.copier;
 			boolean copyDone = copier == null || copier.isDone();
 			BufferedSubscription buffer = table.subscription;
 			BufferedSubscription.Drain drain;
+			Position oldestPending;
 			table.flushLock.lock();
 			try {
 				drain = buffer.drain(table::watermarks);
 				if (!drain.isEmpty()) {
-					apply(table, drain, delivered);
+					apply(table, drain, handed);
 				}
+				if (!table.isActive()) {
+					// Failed, paused or held while applying: its confirmed position stays where it was.
+					continue;
+				}
+				// Under the lock, so a pause cannot empty the buffer between this read and the confirm.
+				oldestPending = buffer.oldestPending();
+				table.confirmed = Position.min(handed, oldestPending);
 			}
 			finally {
 				table.flushLock.unlock();
 			}
-			Position oldestPending = buffer.oldestPending();
-			table.confirmed = Position.min(delivered, oldestPending);
 			Pipeline.ConfirmObserver observer = this.runtime.confirmObserver;
 			if (observer != null) {
-				observer.confirmed(table.mapping.source(), delivered, oldestPending, table.confirmed);
+				observer.confirmed(table.mapping.source(), handed, oldestPending, table.confirmed);
 			}
-			phaseChanged |= advancePhase(table, copyDone, drain.deferred(), positioned, delivered);
+			phaseChanged |= advancePhase(table, copyDone, drain.deferred(), positioned, handed);
 		}
 		refreshHead();
 		this.runtime.cycles++;
@@ -112,7 +127,13 @@ final class CatchUpLoop {
 			table.changesApplied += applied;
 			table.recordFlush(applied, started, ex.getMessage());
 			table.lastError = ex.getMessage();
-			if (ex instanceof ListenerApplier.Paused) {
+			PermanentFailure permanent = (table.writer != null) ? PermanentFailure.of(ex) : null;
+			if (permanent != null) {
+				// Retrying cannot help; the other tables go on, and this one keeps its checkpoint.
+				table.fail(ex.getMessage() + ". " + permanent.advice());
+				logger.error("Table {} stopped: {}", table.mapping.source(), table.lastError);
+			}
+			else if (ex instanceof ListenerApplier.Paused) {
 				// The failure itself was logged when the listener threw; do not repeat it every cycle.
 				logger.debug("Flush of {} waits: {}", table.mapping.source(), ex.getMessage());
 			}
@@ -178,7 +199,7 @@ final class CatchUpLoop {
 		List<TableCheckpoint> rows = new ArrayList<>();
 		Instant at = Instant.now();
 		for (TableRuntime table : this.runtime.tables()) {
-			if (table.confirmed != null && table.phase != Phase.FAILED) {
+			if (table.confirmed != null && table.phase != Phase.FAILED && !table.held) {
 				Copier copier = table.copier;
 				Object[] copiedUpTo = (!table.snapshotDone && copier != null) ? copier.copiedUpTo() : null;
 				rows.add(new TableCheckpoint(table.mapping.source(), table.mapping.target(), table.snapshotDone,

@@ -22,6 +22,7 @@ import io.tributary.source.Position;
 import io.tributary.source.TableId;
 import io.tributary.status.PipelineStatus;
 import io.tributary.status.TableStatus;
+import io.tributary.status.TableStatus.Phase;
 
 /**
  * Runs checksum passes one at a time on a thread of their own, off the control thread: after each
@@ -88,7 +89,8 @@ final class ChecksumRuns {
 					table.mapping.target(), comparedWidth(layout, table.mapping.target()),
 					this.runtime.settings.checksum(), (head) -> awaitApplied(table, head),
 					(range) -> recopy(table, range), progress);
-			pass.run(() -> this.runtime.stopRequested || !table.isActive());
+			// A table copied again meanwhile is compared by the pass that follows its new snapshot.
+			pass.run(() -> this.runtime.stopRequested || !table.isActive() || table.phase == Phase.SNAPSHOTTING);
 			done.complete(progress.snapshot());
 		}
 		catch (InterruptedException ex) {

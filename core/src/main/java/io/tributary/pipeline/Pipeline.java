@@ -58,7 +58,9 @@ public final class Pipeline implements AutoCloseable {
 
 	private final FlushApi flushes;
 
-	private Thread control;
+	private final TableControl control;
+
+	private Thread controlThread;
 
 	/**
 	 * Creates a pipeline; nothing happens until {@link #start()}.
@@ -78,6 +80,7 @@ public final class Pipeline implements AutoCloseable {
 		this.loop = new CatchUpLoop(this.runtime, this.checksums);
 		this.snapshots = new SnapshotQueue(this.runtime);
 		this.flushes = new FlushApi(this.runtime);
+		this.control = new TableControl(this.runtime, tableSetup, this.snapshots);
 	}
 
 	/** Sets an observer on every snapshot's chunks; call before {@link #start()}. */
@@ -92,14 +95,14 @@ public final class Pipeline implements AutoCloseable {
 
 	/** Starts the pipeline on threads of its own and returns at once. */
 	public synchronized void start() {
-		if (this.control != null) {
+		if (this.controlThread != null) {
 			throw new IllegalStateException("Pipeline " + this.runtime.settings.name() + " was already started");
 		}
 		this.runtime.state = PipelineStatus.State.STARTING;
 		this.runtime.startedAt = Instant.now();
-		this.control = new Thread(this::run, "tributary-pipeline-" + this.runtime.settings.name());
-		this.control.setDaemon(true);
-		this.control.start();
+		this.controlThread = new Thread(this::run, "tributary-pipeline-" + this.runtime.settings.name());
+		this.controlThread.setDaemon(true);
+		this.controlThread.start();
 	}
 
 	private void run() {
@@ -216,6 +219,65 @@ public final class Pipeline implements AutoCloseable {
 		return this.checksums.request(table);
 	}
 
+	/**
+	 * Stops applying a table's changes while the others keep streaming. The table drops what it has
+	 * buffered and takes no changes until resumed, so it never holds the shared binlog reader, and
+	 * its confirmed position and checkpoint stay where they were. Its phase becomes
+	 * {@link Phase#PAUSED}. A pause lasts until {@link #resume} or the next start of the pipeline,
+	 * which resumes the table from its checkpoint.
+	 * @param table the source table
+	 * @throws IllegalArgumentException when the table is not replicated by this pipeline
+	 * @throws IllegalStateException when the pipeline is not running, or the table is paused,
+	 * failed, snapshotting or not started
+	 */
+	public void pause(TableId table) {
+		this.control.pause(table);
+	}
+
+	/**
+	 * Applies a paused table's changes again: the shared binlog reader goes back to the table's
+	 * confirmed position and replays from there (the other tables skip what they already hold), and
+	 * the table catches up and streams. Returns at once; the table shows {@link Phase#CATCHING_UP}
+	 * once the reader has gone back.
+	 * @param table the source table
+	 * @throws IllegalArgumentException when the table is not replicated by this pipeline
+	 * @throws IllegalStateException when the pipeline is not running, the table is not paused, or
+	 * its position is no longer in the source's binary logs (resnapshot it then)
+	 * @throws SQLException when the source cannot be asked for its binary logs
+	 */
+	public void resume(TableId table) throws SQLException {
+		this.control.resume(table);
+	}
+
+	/**
+	 * Copies a table again while the others stream: its target rows are replaced chunk by chunk
+	 * from the source, rows deleted at the source meanwhile are deleted from the target, and the
+	 * table then catches up and streams. Works on a streaming, paused or failed table; the layout
+	 * and the target table are read again first. Returns at once.
+	 * @param table the source table
+	 * @throws IllegalArgumentException when the table is not replicated by this pipeline
+	 * @throws IllegalStateException when the pipeline is not running, the table is snapshotting
+	 * already, or its changes go to a {@code ChangeListener}
+	 * @throws SQLException when the layout or the target table cannot be read; the table is then
+	 * {@link Phase#FAILED} with the reason
+	 */
+	public void resnapshot(TableId table) throws SQLException {
+		this.control.resnapshot(table);
+	}
+
+	/**
+	 * Starts a failed table again once its cause is fixed, without restarting the pipeline: its
+	 * layout and target are read again, and it resumes from its checkpoint (the shared reader goes
+	 * back there), or is snapshotted when it has none, as at start.
+	 * @param table the source table
+	 * @throws IllegalArgumentException when the table is not replicated by this pipeline
+	 * @throws IllegalStateException when the pipeline is not running or the table has not failed
+	 * @throws SQLException when a database cannot be read; the table stays {@link Phase#FAILED}
+	 */
+	public void restart(TableId table) throws SQLException {
+		this.control.restart(table);
+	}
+
 	/** Returns a snapshot of the pipeline's state. */
 	public PipelineStatus status() {
 		PipelineRuntime run = this.runtime;
@@ -263,7 +325,7 @@ public final class Pipeline implements AutoCloseable {
 	public void close() {
 		Thread thread;
 		synchronized (this) {
-			thread = this.control;
+			thread = this.controlThread;
 			if (thread == null || this.runtime.stopRequested) {
 				return;
 			}

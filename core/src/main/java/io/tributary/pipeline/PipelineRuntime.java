@@ -64,6 +64,16 @@ final class PipelineRuntime {
 	 */
 	volatile Position sourceHead;
 
+	/**
+	 * Counts the times a table became active again after an action. A cycle reads it before the
+	 * delivered position and leaves out tables activated after that read, whose changes the
+	 * delivered position it read may not cover.
+	 */
+	volatile long activations;
+
+	/** Asks the next cycle to write the checkpoints whatever the interval, after an action. */
+	volatile boolean checkpointSoon;
+
 	volatile Copier.ChunkObserver chunkObserver;
 
 	volatile Pipeline.ConfirmObserver confirmObserver;
@@ -78,6 +88,11 @@ final class PipelineRuntime {
 			this.tables.put(mapping.source(),
 					new TableRuntime(settings.listenerMode() ? mapping.toListener() : mapping));
 		}
+	}
+
+	/** Returns the next value of {@link #activations}, for a table becoming active now. */
+	synchronized long nextActivation() {
+		return ++this.activations;
 	}
 
 	/** Returns the table replicated from {@code id}, or {@code null} when it is not configured. */

@@ -2,6 +2,7 @@ package io.tributary.pipeline;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
 
 import org.slf4j.Logger;
@@ -38,7 +39,7 @@ final class SourceEvents implements ChangeHandler {
 	@Override
 	public void onChange(RowChange change, Position resumeFrom) {
 		TableRuntime table = this.runtime.table(change.table());
-		if (table != null && table.isActive()) {
+		if (table != null && table.isActive() && table.takes(resumeFrom)) {
 			table.subscription.add(change, resumeFrom);
 		}
 	}
@@ -153,6 +154,32 @@ final class SourceEvents implements ChangeHandler {
 					+ " and restart: the table resumes from its checkpoint, before the truncation, and the "
 					+ "listener is told again. Alternatively delete the table's row from the checkpoint table "
 					+ "and restart to snapshot it again");
+		}
+	}
+
+	/**
+	 * The reader went back to an earlier position for the tables waiting for it (a resume or a
+	 * restart): they become active now, before the first replayed event. Every other table already
+	 * holds the changes before {@code replayUntil} and skips them.
+	 */
+	@Override
+	public void onRewind(Position replayUntil) {
+		List<TableRuntime> waiting = new ArrayList<>();
+		for (TableRuntime table : this.runtime.tables()) {
+			if (table.onRewind != null) {
+				waiting.add(table);
+			}
+			else {
+				Position until = table.replayedUntil;
+				table.replayedUntil = (until != null && until.compareTo(replayUntil) >= 0) ? until : replayUntil;
+			}
+		}
+		for (TableRuntime table : waiting) {
+			table.replayedUntil = null;
+			table.onRewind.run();
+			table.activeSince = this.runtime.nextActivation();
+			table.onRewind = null;
+			logger.info("Table {} reads again from {}", table.mapping.source(), table.confirmed);
 		}
 	}
 

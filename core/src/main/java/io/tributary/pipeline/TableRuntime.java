@@ -49,7 +49,7 @@ final class TableRuntime {
 
 	volatile Copier copier;
 
-	volatile Phase phase = Phase.SNAPSHOTTING;
+	volatile Phase phase = Phase.STARTING;
 
 	volatile boolean snapshotDone;
 
@@ -64,6 +64,28 @@ final class TableRuntime {
 
 	volatile String lastError;
 
+	volatile TableStatus.Action lastAction;
+
+	/**
+	 * Set while the table waits for the binlog reader to rewind to its position (a resume or a
+	 * restart): run by the reader at the rewind, before the first replayed event, it makes the table
+	 * take changes again. The table takes none while it is set.
+	 */
+	volatile Runnable onRewind;
+
+	/** Set while an action sets the table up again; the table takes no changes meanwhile. */
+	volatile boolean held;
+
+	/** The value of the pipeline's activation count when the table last became active. */
+	volatile long activeSince;
+
+	/**
+	 * Where the reader was when it last rewound for another table: this table already holds every
+	 * change before it, so replayed changes before it are skipped. {@code null} when no replay is
+	 * under way.
+	 */
+	volatile Position replayedUntil;
+
 	/** The latest checksum pass, or {@code null} before the first. */
 	volatile ChecksumProgress checksum;
 
@@ -75,7 +97,30 @@ final class TableRuntime {
 	}
 
 	boolean isActive() {
-		return this.phase != Phase.FAILED && this.phase != Phase.PAUSED && this.subscription != null;
+		return this.phase != Phase.FAILED && this.phase != Phase.PAUSED && this.subscription != null
+				&& this.onRewind == null && !this.held;
+	}
+
+	/** Returns whether a change read at {@code resumeFrom} is new to this table rather than a replay. */
+	boolean takes(Position resumeFrom) {
+		Position until = this.replayedUntil;
+		return until == null || resumeFrom.compareTo(until) >= 0;
+	}
+
+	/**
+	 * Returns the position up to which this table has been handed every change: the reader's, or
+	 * further while the reader replays for another table.
+	 */
+	Position delivered(Position readerDelivered) {
+		Position until = this.replayedUntil;
+		if (until == null || readerDelivered == null) {
+			return readerDelivered;
+		}
+		return (readerDelivered.compareTo(until) >= 0) ? readerDelivered : until;
+	}
+
+	void recordAction(String name, String detail) {
+		this.lastAction = new TableStatus.Action(name, Instant.now(), detail);
 	}
 
 	Watermarks watermarks() {
@@ -99,14 +144,15 @@ final class TableRuntime {
 		Copier copy = this.copier;
 		boolean snapshotting = copy != null && this.phase == Phase.SNAPSHOTTING;
 		Position position = this.confirmed;
-		boolean flushed = counters.bufferedKeys() == 0 && position != null && position.equals(delivered);
+		boolean flushed = counters.bufferedKeys() == 0 && position != null && position.equals(delivered(delivered));
 		return new TableStatus(this.mapping.source().toString(), this.mapping.target().toString(), this.phase,
 				(copy != null) ? copy.rowsCopied() : 0, (copy != null) ? copy.rowsEstimated() : 0,
 				(copy != null) ? copy.chunksCopied() : 0, snapshotting ? copy.rowsPerSecond() : 0,
 				snapshotting ? copy.etaSeconds() : null, counters.bufferedKeys(), counters.bufferedBytes(),
 				counters.keysAdded(), counters.droppedAboveHighWatermark(), counters.deferredInFlight(),
 				counters.parks(), counters.parkedMillis(), counters.softLimitBytes(), this.changesApplied, apply(),
-				flushed, (position != null) ? position.toString() : null, this.lastFlush, this.lastError, checksum());
+				flushed, (position != null) ? position.toString() : null, this.lastFlush, this.lastError, checksum(),
+				this.lastAction);
 	}
 
 	private TableStatus.Checksum checksum() {

@@ -39,12 +39,13 @@ final class TableSetup {
 	}
 
 	/**
-	 * Prepares a table and subscribes the reader to it. On return the table's phase is
-	 * {@link Phase#SNAPSHOTTING} with a copier, or {@link Phase#CATCHING_UP}.
+	 * Prepares a table; the caller subscribes the reader to its layout when the table is to take
+	 * changes. On return the table's phase is {@link Phase#SNAPSHOTTING} with a copier, or
+	 * {@link Phase#CATCHING_UP}.
 	 * @param table the table
 	 * @param checkpoint its saved checkpoint, or {@code null}
 	 * @param binaryLogs the source's binary logs and their sizes, to tell whether a checkpoint can
-	 * still be read
+	 * still be read; unused when {@code snapshot}
 	 * @param snapshot whether to snapshot the table whatever its checkpoint says
 	 * @return the position the stream must be read from for this table, or {@code null} when any
 	 * position from the current head on will do
@@ -62,12 +63,14 @@ final class TableSetup {
 		}
 		table.layout = layout;
 		Copier.TargetKeys targetKeys = null;
+		boolean targetMissing = false;
 		if (settings.listenerMode()) {
 			// No target table: each drain is one call of the listener, serialized per table.
 			table.applier = new ListenerApplier(settings.listener(), layout);
 			table.writer = null;
 		}
 		else {
+			targetMissing = !TargetTables.exists(this.runtime.target, mapping.target());
 			boolean targetHadRows = TargetTables.prepare(this.runtime.source, this.runtime.target, layout,
 					mapping.target(), "the target of " + mapping.source() + " in cdc.tables");
 			JdbcReplaceApplier statements = new JdbcReplaceApplier(this.runtime.target, mapping.target(), layout,
@@ -78,6 +81,12 @@ final class TableSetup {
 		}
 		boolean usable = !snapshot && mapping.snapshot() != SnapshotMode.ALWAYS && checkpoint != null
 				&& checkpoint.position() != null && checkpoint.target().equals(mapping.target());
+		if (usable && targetMissing) {
+			// A checkpoint describes rows that are no longer there: the new, empty target needs a copy.
+			logger.warn("Target {} of {} was missing and has been created; snapshotting the table again instead of "
+					+ "resuming from checkpoint {}", mapping.target(), mapping.source(), checkpoint.position());
+			usable = false;
+		}
 		String unavailable = usable
 				? SourceQueries.unavailable(checkpoint.position(), binaryLogs, this.runtime.source) : null;
 		if (unavailable != null) {
@@ -123,7 +132,6 @@ final class TableSetup {
 		if (table.phase != Phase.SNAPSHOTTING) {
 			table.subscription.endCopyPhase();
 		}
-		this.runtime.reader.subscribe(layout);
 		return resumeFrom;
 	}
 

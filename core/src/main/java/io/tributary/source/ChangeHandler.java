@@ -41,4 +41,13 @@ public interface ChangeHandler {
 	 */
 	void onTableFailed(TableId table, RuntimeException error);
 
+	/**
+	 * The reader went back to an earlier position on request and replays from there, on its own
+	 * thread, before the first replayed event. Tables subscribed before the rewind skip the replayed
+	 * changes before {@code replayUntil}, which they were handed already.
+	 * @param replayUntil where the reader was when it rewound
+	 */
+	default void onRewind(Position replayUntil) {
+	}
+
 }

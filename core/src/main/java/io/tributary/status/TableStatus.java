@@ -34,24 +34,31 @@ import java.time.Instant;
  * @param lastError why the table failed or the last flush failed, or {@code null}
  * @param checksum the latest comparison of source and target, {@link Checksum#IDLE} before the
  * first
+ * @param lastAction the latest operator action on the table (pause, resume, resnapshot, restart),
+ * or {@code null} before the first
  */
 public record TableStatus(String name, String target, Phase phase, long rowsCopied, long rowsEstimated,
 		long chunksCopied, double copyRowsPerSecond, Long copyEtaSeconds,
 		long bufferedKeys, long bufferedBytes, long keysAdded, long droppedAboveHighWatermark,
 		long deferredInFlight, long parkEvents, long parkedMillis, long bufferSoftLimitBytes, long changesApplied,
 		Apply apply, boolean allChangesFlushed, String confirmedPosition,
-		Flush lastFlush, String lastError, Checksum checksum) {
+		Flush lastFlush, String lastError, Checksum checksum, Action lastAction) {
 
 	/** Table phases. */
 	public enum Phase {
 
+		/**
+		 * Not started yet: the pipeline is still checking the source and reading layouts and
+		 * checkpoints (or retrying that; see the pipeline's {@code lastError}).
+		 */
+		STARTING,
 		/** Existing rows are being copied. */
 		SNAPSHOTTING,
 		/** Copied (or resumed) and applying the backlog up to the source head. */
 		CATCHING_UP,
 		/** Following the source with a small lag. */
 		STREAMING,
-		/** Not being followed, on request. */
+		/** Not applied, on request; its position stays where it was paused. */
 		PAUSED,
 		/** Stopped with an error; see {@code lastError}. */
 		FAILED
@@ -72,6 +79,17 @@ public record TableStatus(String name, String target, Phase phase, long rowsCopi
 	 */
 	public record Apply(long batchesApplied, long batchesFailed, long rowsUpserted, long keysDeleted,
 			long contentionEvents, long retries, int concurrency, int maxConcurrency) {
+
+	}
+
+	/**
+	 * An operator action on a table.
+	 *
+	 * @param name {@code pause}, {@code resume}, {@code resnapshot} or {@code restart}
+	 * @param at when it was asked for
+	 * @param detail what it did, for example the position a resume reads from
+	 */
+	public record Action(String name, Instant at, String detail) {
 
 	}
 

@@ -2,7 +2,10 @@ package io.tributary.source.binlog;
 
 import java.io.IOException;
 import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -100,6 +103,15 @@ public final class BinlogChangeSource implements AutoCloseable {
 	/** Set once a tagged GTID was met: positions are file and offset only from then on. */
 	private volatile boolean gtidsAbandoned;
 
+	/** A rewind asked for and not yet carried out by the reader thread. */
+	private volatile Rewind pendingRewind;
+
+	/**
+	 * Tables that skip a replay: each was handed every change before its position already, so row
+	 * events and statements before it are neither decoded nor handed again.
+	 */
+	private final Map<TableId, Position> skipUntil = new ConcurrentHashMap<>();
+
 	/** The table map each table's layout was last checked against, by table id. */
 	private final Map<Long, TableMapEventData> checkedMaps = new java.util.HashMap<>();
 
@@ -119,6 +131,71 @@ public final class BinlogChangeSource implements AutoCloseable {
 	/** Stops decoding a table's events. */
 	public void unsubscribe(TableId table) {
 		this.layouts.remove(table);
+		this.skipUntil.remove(table);
+	}
+
+	/**
+	 * Goes back to an earlier transaction boundary and reads again from there, for the given
+	 * tables, which are subscribed at that moment. The tables subscribed already skip the replay up
+	 * to where the reader was. Returns at once; on the reader thread, before the first replayed
+	 * event, the handler hears {@link ChangeHandler#onRewind}. Two rewinds asked for before the first
+	 * is carried out become one, from the earlier position.
+	 * @param from where to read again from; a boundary the source still has
+	 * @param tables the layouts of the tables to read again
+	 */
+	public void rewind(Position from, Collection<TableLayout> tables) {
+		synchronized (this) {
+			Rewind earlier = this.pendingRewind;
+			List<TableLayout> all = new ArrayList<>(tables);
+			if (earlier != null) {
+				all.addAll(earlier.tables());
+			}
+			this.pendingRewind = new Rewind(Position.min(from, (earlier != null) ? earlier.from() : null), all);
+			notifyAll();
+		}
+		// The reader also checks for the rewind at every event, heartbeats included, should this
+		// disconnect come before the connection is up.
+		disconnect();
+	}
+
+	/** Carries out a pending rewind on the reader thread, between two connections. */
+	private void rewindIfAsked() {
+		Rewind rewind;
+		synchronized (this) {
+			rewind = this.pendingRewind;
+			this.pendingRewind = null;
+		}
+		if (rewind == null) {
+			return;
+		}
+		Position until = this.delivered;
+		for (TableId table : this.layouts.keySet()) {
+			this.skipUntil.merge(table, until, (a, b) -> (a.compareTo(b) >= 0) ? a : b);
+		}
+		for (TableLayout layout : rewind.tables()) {
+			this.layouts.put(layout.table(), layout);
+			this.skipUntil.remove(layout.table());
+		}
+		// The delivered position goes back before the handler hears of it, so nothing confirms a
+		// position the replay has not reached yet.
+		this.delivered = rewind.from();
+		this.positioned = false;
+		logger.info("Reading the binlog of {} again from {} for {} (it was at {})", this.settings, rewind.from(),
+				rewind.tables().stream().map(TableLayout::table).toList(), until);
+		this.handler.onRewind(until);
+	}
+
+	/** Returns whether the reader replays changes the table was handed already. */
+	private boolean skips(TableId table) {
+		Position until = this.skipUntil.get(table);
+		if (until == null) {
+			return false;
+		}
+		if (this.delivered.compareTo(until) < 0) {
+			return true;
+		}
+		this.skipUntil.remove(table, until);
+		return false;
 	}
 
 	/**
@@ -174,6 +251,7 @@ public final class BinlogChangeSource implements AutoCloseable {
 	private void readUntilStopped() {
 		long backoff = 200;
 		while (this.running) {
+			rewindIfAsked();
 			long connectedAt = System.nanoTime();
 			try {
 				BinaryLogClient next = newClient(this.delivered);
@@ -193,6 +271,9 @@ public final class BinlogChangeSource implements AutoCloseable {
 			if (!this.running) {
 				break;
 			}
+			if (this.pendingRewind != null) {
+				continue;
+			}
 			if (TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - connectedAt) > 60_000) {
 				backoff = 200;
 			}
@@ -200,7 +281,7 @@ public final class BinlogChangeSource implements AutoCloseable {
 			logger.info("Reconnecting to {} from {} in {} ms", this.settings, this.delivered, backoff);
 			synchronized (this) {
 				try {
-					if (this.running) {
+					if (this.running && this.pendingRewind == null) {
 						wait(backoff);
 					}
 				}
@@ -267,7 +348,11 @@ public final class BinlogChangeSource implements AutoCloseable {
 		});
 		java.util.function.LongPredicate subscribed = (tableId) -> {
 			TableMapEventData map = this.tableMaps.get(tableId);
-			return map != null && this.layouts.containsKey(new TableId(map.getDatabase(), map.getTable()));
+			if (map == null) {
+				return false;
+			}
+			TableId table = new TableId(map.getDatabase(), map.getTable());
+			return this.layouts.containsKey(table) && !skips(table);
 		};
 		for (boolean extra : new boolean[] { false, true }) {
 			deserializers.put(extra ? EventType.EXT_WRITE_ROWS : EventType.WRITE_ROWS,
@@ -283,6 +368,12 @@ public final class BinlogChangeSource implements AutoCloseable {
 
 	private void onEvent(Event event) {
 		if (this.poisoned) {
+			return;
+		}
+		if (this.pendingRewind != null) {
+			// Leave this connection; the event is read again after the rewind.
+			this.poisoned = true;
+			disconnect();
 			return;
 		}
 		try {
@@ -368,7 +459,7 @@ public final class BinlogChangeSource implements AutoCloseable {
 		}
 		for (TableId table : statement.tables()) {
 			TableLayout layout = this.layouts.get(table);
-			if (layout == null) {
+			if (layout == null || skips(table)) {
 				continue;
 			}
 			switch (statement.kind()) {
@@ -417,7 +508,7 @@ public final class BinlogChangeSource implements AutoCloseable {
 		}
 		TableId table = new TableId(map.getDatabase(), map.getTable());
 		TableLayout layout = this.layouts.get(table);
-		if (layout == null) {
+		if (layout == null || skips(table)) {
 			return;
 		}
 		if (rows.error() != null || !rows.decoded()) {
@@ -508,15 +599,24 @@ public final class BinlogChangeSource implements AutoCloseable {
 	private void abandonConnection(String reason) {
 		this.poisoned = true;
 		this.lastError = reason;
+		disconnect();
+	}
+
+	private void disconnect() {
 		BinaryLogClient current = this.client;
 		if (current != null) {
 			try {
 				current.disconnect();
 			}
 			catch (IOException ex) {
-				logger.debug("Disconnect after a failure also failed", ex);
+				logger.debug("Disconnect failed", ex);
 			}
 		}
+	}
+
+	/** A rewind asked for: where to read again from, and for which tables. */
+	private record Rewind(Position from, List<TableLayout> tables) {
+
 	}
 
 	/** Stops reading and waits for the reader thread to end. */

@@ -1,0 +1,221 @@
+package io.tributary.pipeline;
+
+import java.sql.SQLException;
+import java.util.LinkedHashMap;
+import java.util.List;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.tributary.checkpoint.TableCheckpoint;
+import io.tributary.source.Position;
+import io.tributary.source.TableId;
+import io.tributary.source.binlog.SourceQueries;
+import io.tributary.status.TableStatus.Phase;
+import io.tributary.subscription.BufferedSubscription;
+
+/**
+ * Acts on one table while the others keep streaming: pause, resume, resnapshot and restart.
+ *
+ * <p>A paused table leaves the shared reader alone: it drops its buffer and stops taking changes,
+ * so it can never hold the reader at its soft limit, and it keeps its confirmed position. Resuming
+ * (and restarting a failed table from its checkpoint) rewinds the shared reader to that position;
+ * the tables that are ahead skip what they already hold, so only the resumed table sees the replay.
+ * A table becomes active again only at the rewind itself, after the reader's delivered position
+ * went back, so no cycle can confirm a position the replay has not reached.
+ *
+ * <p>Actions run one at a time and are refused with a message when they make no sense.
+ */
+final class TableControl {
+
+	private static final Logger logger = LoggerFactory.getLogger(TableControl.class);
+
+	private final PipelineRuntime runtime;
+
+	private final TableSetup setup;
+
+	private final SnapshotQueue snapshots;
+
+	TableControl(PipelineRuntime runtime, TableSetup setup, SnapshotQueue snapshots) {
+		this.runtime = runtime;
+		this.setup = setup;
+		this.snapshots = snapshots;
+	}
+
+	synchronized void pause(TableId id) {
+		TableRuntime table = actionable(id, "pause");
+		switch (table.phase) {
+			case PAUSED -> throw refused(id, "pause", "it is already paused; resume it to apply its changes again");
+			case FAILED -> throw refused(id, "pause", "it has failed; fix the cause and restart it");
+			case SNAPSHOTTING -> throw refused(id, "pause", "it is being snapshotted; pause it once the snapshot is "
+					+ "done, or let the snapshot finish");
+			default -> {
+			}
+		}
+		table.flushLock.lock();
+		try {
+			table.phase = Phase.PAUSED;
+			this.runtime.reader.unsubscribe(id);
+			// Empties the buffer and wakes a reader waiting for room in it.
+			table.subscription.clear();
+		}
+		finally {
+			table.flushLock.unlock();
+		}
+		String detail = "nothing is applied; resume reads again from " + table.confirmed;
+		table.recordAction("pause", detail);
+		logger.info("Table {} paused: {}", id, detail);
+	}
+
+	synchronized void resume(TableId id) throws SQLException {
+		TableRuntime table = actionable(id, "resume");
+		if (table.phase != Phase.PAUSED) {
+			throw refused(id, "resume", "it is " + table.phase + ", not paused");
+		}
+		Position from = table.confirmed;
+		String unavailable = SourceQueries.unavailable(from, SourceQueries.binaryLogs(this.runtime.source),
+				this.runtime.source);
+		if (unavailable != null) {
+			throw refused(id, "resume", "it was paused at " + from + ", but " + unavailable
+					+ "; the changes since cannot be read. Resnapshot it instead");
+		}
+		Position head = SourceQueries.headFileOffset(this.runtime.source);
+		replayFrom(table, from, () -> {
+			// A change may have slipped in while the pause took effect; the replay brings it again.
+			table.subscription.clear();
+			table.catchUpTarget = head;
+			table.phase = Phase.CATCHING_UP;
+		});
+		String detail = "reading again from " + from;
+		table.recordAction("resume", detail);
+		logger.info("Table {} resumes: {}", id, detail);
+	}
+
+	synchronized void resnapshot(TableId id) throws SQLException {
+		TableRuntime table = actionable(id, "resnapshot");
+		if (this.runtime.settings.listenerMode()) {
+			throw refused(id, "resnapshot", "its changes go to the application's ChangeListener, which could not be "
+					+ "told of rows deleted meanwhile; delete its row from the checkpoint table and restart the "
+					+ "application instead");
+		}
+		if (table.phase == Phase.SNAPSHOTTING) {
+			throw refused(id, "resnapshot", "it is being snapshotted already");
+		}
+		Position delivered = this.runtime.reader.delivered();
+		hold(table);
+		try {
+			this.setup.prepare(table, null, null, true);
+		}
+		catch (SQLException | RuntimeException ex) {
+			failHeld(table, "resnapshot", ex);
+			throw ex;
+		}
+		// The copy reads every row after this point, so changes before it need not be replayed.
+		table.confirmed = delivered;
+		this.runtime.reader.subscribe(table.layout);
+		activate(table);
+		this.snapshots.submit(table);
+		this.runtime.checkpointSoon = true;
+		this.runtime.wake();
+		String detail = "copying again while streaming from " + delivered;
+		table.recordAction("resnapshot", detail);
+		logger.info("Table {} is snapshotted again: {}", id, detail);
+	}
+
+	synchronized void restart(TableId id) throws SQLException {
+		TableRuntime table = actionable(id, "restart");
+		if (table.phase != Phase.FAILED) {
+			throw refused(id, "restart", "it is " + table.phase + "; only a failed table can be restarted");
+		}
+		TableCheckpoint checkpoint = this.runtime.checkpoints.load().get(id);
+		LinkedHashMap<String, Long> binaryLogs = SourceQueries.binaryLogs(this.runtime.source);
+		Position delivered = this.runtime.reader.delivered();
+		String failure = table.lastError;
+		hold(table);
+		Position from;
+		try {
+			from = this.setup.prepare(table, checkpoint, binaryLogs, false);
+		}
+		catch (SQLException | RuntimeException ex) {
+			failHeld(table, "restart", ex);
+			throw ex;
+		}
+		table.lastError = null;
+		table.catchUpTarget = SourceQueries.headFileOffset(this.runtime.source);
+		String detail;
+		if (from == null) {
+			table.confirmed = delivered;
+			this.runtime.reader.subscribe(table.layout);
+			activate(table);
+			startCopy(table);
+			detail = (table.phase == Phase.SNAPSHOTTING) ? "snapshotting from scratch" : "streaming from " + delivered;
+		}
+		else {
+			replayFrom(table, from, () -> startCopy(table));
+			detail = ((table.phase == Phase.SNAPSHOTTING) ? "continuing its snapshot and reading again from "
+					: "reading again from ") + from;
+		}
+		table.recordAction("restart", detail + "; it had failed: " + failure);
+		logger.info("Table {} restarted: {}", id, detail);
+	}
+
+	private void startCopy(TableRuntime table) {
+		if (table.phase == Phase.SNAPSHOTTING) {
+			this.snapshots.submit(table);
+		}
+	}
+
+	/**
+	 * Rewinds the shared reader to {@code from} for this table; {@code activation} runs on the
+	 * reader's thread at the rewind, and the table takes changes from then on.
+	 */
+	private void replayFrom(TableRuntime table, Position from, Runnable activation) {
+		table.onRewind = activation;
+		table.held = false;
+		this.runtime.reader.rewind(from, List.of(table.layout));
+	}
+
+	/** Keeps the catch-up loop and the reader away from a table while it is set up again. */
+	private void hold(TableRuntime table) {
+		table.flushLock.lock();
+		try {
+			table.held = true;
+			BufferedSubscription buffer = table.subscription;
+			if (buffer != null) {
+				buffer.clear();
+			}
+		}
+		finally {
+			table.flushLock.unlock();
+		}
+	}
+
+	private void activate(TableRuntime table) {
+		table.activeSince = this.runtime.nextActivation();
+		table.held = false;
+	}
+
+	private void failHeld(TableRuntime table, String action, Exception ex) {
+		table.fail(ex.getMessage());
+		table.held = false;
+		table.recordAction(action, "failed: " + ex.getMessage());
+		logger.error("Table {} could not {}: {}", table.mapping.source(), action, ex.getMessage());
+	}
+
+	private TableRuntime actionable(TableId id, String action) {
+		TableRuntime table = this.runtime.requireTable(id);
+		this.runtime.requireRunning(action + " " + id);
+		if (table.held || table.onRewind != null) {
+			throw refused(id, action, "an earlier action on it is still under way");
+		}
+		if (table.phase == Phase.STARTING) {
+			throw refused(id, action, "it has not started yet");
+		}
+		return table;
+	}
+
+	private static IllegalStateException refused(TableId id, String action, String why) {
+		return new IllegalStateException("Cannot " + action + " " + id + ": " + why);
+	}
+
+}
