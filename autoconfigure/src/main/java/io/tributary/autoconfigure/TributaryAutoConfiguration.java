@@ -1,6 +1,7 @@
 package io.tributary.autoconfigure;
 
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -13,10 +14,12 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 
 import io.tributary.apply.ChangeListener;
 import io.tributary.checksum.ChecksumSettings;
@@ -77,7 +80,7 @@ public final class TributaryAutoConfiguration {
 	}
 
 	private static HikariDataSource pool(String name, String url, String username, String password, int size,
-			java.time.Duration connectTimeout) {
+			Duration connectTimeout) {
 		HikariDataSource pool = new HikariDataSource();
 		pool.setPoolName(name);
 		pool.setJdbcUrl(url);
@@ -116,8 +119,11 @@ public final class TributaryAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	TributaryLifecycle tributaryLifecycle(Pipeline pipeline) {
-		return new TributaryLifecycle(pipeline);
+	TributaryLifecycle tributaryLifecycle(Pipeline pipeline, Environment environment) {
+		Duration stopTimeout = Binder.get(environment)
+			.bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class)
+			.orElse(Duration.ofSeconds(30));
+		return new TributaryLifecycle(pipeline, stopTimeout);
 	}
 
 	static PipelineSettings settings(TributaryProperties properties, String targetSchema) {

@@ -71,6 +71,25 @@ public final class TargetTables {
 		}
 	}
 
+	/**
+	 * Returns whether two pools reach the same server: same host name, port and data directory.
+	 * @param source connection pool of the source server
+	 * @param target connection pool of the target server
+	 * @return whether they are one server
+	 * @throws SQLException on a database error
+	 */
+	public static boolean sameServer(DataSource source, DataSource target) throws SQLException {
+		return identity(source).equals(identity(target));
+	}
+
+	private static String identity(DataSource pool) throws SQLException {
+		try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement();
+				ResultSet rs = statement.executeQuery("SELECT @@hostname, @@port, @@datadir")) {
+			rs.next();
+			return rs.getString(1) + ":" + rs.getInt(2) + ":" + rs.getString(3);
+		}
+	}
+
 	private static void create(DataSource source, Connection target, TableLayout layout, TableId targetTable)
 			throws SQLException {
 		String definition;

@@ -162,7 +162,7 @@ final class ChecksumRuns {
 	void stop() {
 		this.executor.shutdown();
 		try {
-			if (!this.executor.awaitTermination(30, TimeUnit.SECONDS)) {
+			if (!this.executor.awaitTermination(Math.min(30_000, this.runtime.stopWaitMillis()), TimeUnit.MILLISECONDS)) {
 				this.executor.shutdownNow();
 			}
 		}

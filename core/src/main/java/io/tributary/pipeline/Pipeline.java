@@ -318,30 +318,45 @@ public final class Pipeline implements AutoCloseable {
 	}
 
 	/**
-	 * Stops gracefully: ends the snapshot in progress, stops reading, applies what can be applied,
-	 * writes a final checkpoint and waits for all of it.
+	 * Stops gracefully, waiting at most a minute: see {@link #close(Duration)}.
 	 */
 	@Override
 	public void close() {
+		close(Duration.ofMinutes(1));
+	}
+
+	/**
+	 * Stops gracefully: ends the snapshot chunk and checksum in progress, stops reading, applies
+	 * what can be applied and writes a final checkpoint. The chunk and checksum get until shortly
+	 * before the timeout, so the flush and checkpoint fit in it; a chunk cut short is copied again
+	 * on the next start, and changes not applied are read again from the checkpoint.
+	 * @param timeout how long the stop may take
+	 */
+	public void close(Duration timeout) {
 		Thread thread;
 		synchronized (this) {
 			thread = this.controlThread;
 			if (thread == null || this.runtime.stopRequested) {
 				return;
 			}
+			this.runtime.stopDeadlineNanos = System.nanoTime() + timeout.toNanos();
 			this.runtime.state = PipelineStatus.State.STOPPING;
 			this.runtime.stopRequested = true;
 		}
 		this.runtime.wake();
-		if (this.runtime.state == PipelineStatus.State.STOPPING && this.runtime.reader.delivered() == null) {
+		if (this.runtime.reader.delivered() == null) {
 			// Still preparing, possibly blocked on a connection attempt: nothing to flush yet.
 			thread.interrupt();
 		}
 		try {
-			thread.join(60_000);
+			thread.join(Math.max(1, timeout.toMillis()));
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
+		}
+		if (thread.isAlive()) {
+			logger.warn("Pipeline {} did not stop within {}; changes not yet checkpointed are read again on the next "
+					+ "start", this.runtime.settings.name(), timeout);
 		}
 	}
 

@@ -46,6 +46,12 @@ final class PipelineRuntime {
 
 	volatile boolean stopRequested;
 
+	/**
+	 * When a graceful stop must be done ({@link System#nanoTime()}): the copy and checksum in
+	 * progress get until shortly before it to end, so the final flush and checkpoint fit in.
+	 */
+	volatile long stopDeadlineNanos = Long.MAX_VALUE;
+
 	volatile String lastError;
 
 	volatile Instant startedAt;
@@ -149,6 +155,19 @@ final class PipelineRuntime {
 		synchronized (this.signal) {
 			this.signal.notifyAll();
 		}
+	}
+
+	/**
+	 * Returns how long a part may wait for its work to end during a stop: the time left before the
+	 * stop deadline, less a reserve for the final flush and checkpoint.
+	 */
+	long stopWaitMillis() {
+		long deadline = this.stopDeadlineNanos;
+		if (deadline == Long.MAX_VALUE) {
+			return Long.MAX_VALUE;
+		}
+		long left = (deadline - System.nanoTime()) / 1_000_000;
+		return Math.max(0, left - Math.max(1_000, left / 4));
 	}
 
 	/** Throws unless the pipeline runs. */

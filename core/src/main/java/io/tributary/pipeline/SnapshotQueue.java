@@ -64,12 +64,16 @@ final class SnapshotQueue {
 		this.runtime.wake();
 	}
 
-	/** Waits for the copy in progress to notice the stop and end. */
+	/**
+	 * Waits for the copy in progress to notice the stop and end, at most until shortly before the
+	 * stop deadline; a chunk cut short then is copied again on the next start.
+	 */
 	void stop() {
 		this.executor.shutdown();
 		try {
-			while (!this.executor.awaitTermination(1, TimeUnit.MINUTES)) {
-				logger.info("Waiting for the snapshot chunk in progress to end");
+			if (!this.executor.awaitTermination(this.runtime.stopWaitMillis(), TimeUnit.MILLISECONDS)) {
+				logger.warn("The snapshot chunk in progress did not end in time; it is copied again on the next start");
+				this.executor.shutdownNow();
 			}
 		}
 		catch (InterruptedException ex) {

@@ -70,6 +70,7 @@ final class TableSetup {
 			table.writer = null;
 		}
 		else {
+			refuseCopyOntoItself(mapping);
 			targetMissing = !TargetTables.exists(this.runtime.target, mapping.target());
 			boolean targetHadRows = TargetTables.prepare(this.runtime.source, this.runtime.target, layout,
 					mapping.target(), "the target of " + mapping.source() + " in cdc.tables");
@@ -133,6 +134,15 @@ final class TableSetup {
 			table.subscription.endCopyPhase();
 		}
 		return resumeFrom;
+	}
+
+	private void refuseCopyOntoItself(TableMapping mapping) throws SQLException {
+		if (mapping.source().toString().equalsIgnoreCase(mapping.target().toString())
+				&& TargetTables.sameServer(this.runtime.source, this.runtime.target)) {
+			throw new SchemaException("Table " + mapping.source() + " would be copied onto itself: its target in "
+					+ "cdc.tables is the same table on the same server. Set cdc.tables[].target to another schema or "
+					+ "table, or point cdc.target.url at another server");
+		}
 	}
 
 	private Copier copier(TableRuntime table, TableLayout layout, Copier.TargetKeys targetKeys) {
