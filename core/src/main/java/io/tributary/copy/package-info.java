@@ -4,10 +4,10 @@
  * is chunked by stepping through its key space, other tables (and sparse key spaces) by probing
  * for each chunk's last key; the copy's recent speed and time left are measured for status.
  *
- * <p>{@link Copier} dispatches chunks from one thread: {@link ChunkPlan} places each chunk's
- * bound, {@link ChunkLedger} records it as dispatched and, once it is written, as landed, and
- * turns that into {@link CopyWatermarks}; {@link CopyWorkers} read and write up to the configured
- * number of chunks in parallel, each through {@link RangeCopy} and {@link ChunkWriter}, which
+ * <p>{@link Copier} dispatches chunks from one thread: {@code ChunkPlan} places each chunk's
+ * bound, {@code ChunkLedger} records it as dispatched and, once it is written, as landed, and
+ * turns that into {@code CopyWatermarks}; {@code CopyWorkers} read and write up to the configured
+ * number of chunks in parallel, each through {@link RangeCopy} and {@code ChunkWriter}, which
  * retries a failed write when asked to.
  *
  * <p>Invariants: a chunk is published as dispatched before it is read and as landed only after it
