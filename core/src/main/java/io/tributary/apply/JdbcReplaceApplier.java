@@ -4,8 +4,10 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
 
 import javax.sql.DataSource;
 
@@ -75,15 +77,15 @@ public final class JdbcReplaceApplier implements Applier {
 		this.batchRows = Math.max(1, Math.min(batchRows, MAX_PLACEHOLDERS / width));
 		this.batchBytes = batchBytes;
 		this.replacePrefix = "REPLACE INTO " + targetTable.quoted() + " ("
-				+ layout.columns().subList(0, width).stream().map(io.tributary.schema.Column::quotedName)
-					.collect(java.util.stream.Collectors.joining(", "))
+				+ layout.columns().subList(0, width).stream().map(Column::quotedName)
+					.collect(Collectors.joining(", "))
 				+ ") VALUES ";
 	}
 
 	/** Empties the target table. */
 	public void truncate() {
 		try (Connection connection = this.target.getConnection();
-				java.sql.Statement statement = connection.createStatement()) {
+				Statement statement = connection.createStatement()) {
 			statement.execute("TRUNCATE TABLE " + this.targetTable.quoted());
 		}
 		catch (SQLException ex) {
@@ -166,7 +168,7 @@ public final class JdbcReplaceApplier implements Applier {
 		KeyPredicates.Predicate above = KeyPredicates.greaterThan(keys);
 		KeyPredicates.Predicate atMost = KeyPredicates.atMost(keys);
 		StringBuilder sql = new StringBuilder("SELECT ");
-		sql.append(keys.stream().map(Column::selectExpression).collect(java.util.stream.Collectors.joining(", ")))
+		sql.append(keys.stream().map(Column::selectExpression).collect(Collectors.joining(", ")))
 			.append(" FROM ")
 			.append(this.targetTable.quoted())
 			.append(" WHERE 1 = 1");

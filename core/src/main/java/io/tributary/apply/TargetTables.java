@@ -7,6 +7,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import javax.sql.DataSource;
 
@@ -146,7 +147,7 @@ public final class TargetTables {
 			}
 		}
 		List<String> sourceKey = layout.keys().stream().map((column) -> column.name().toLowerCase()).toList();
-		java.util.Map<String, List<String>> targetKeys = LayoutReader.uniqueKeys(connection, targetTable);
+		Map<String, List<String>> targetKeys = LayoutReader.uniqueKeys(connection, targetTable);
 		boolean keyed = targetKeys.values().stream()
 			.anyMatch((index) -> index.stream().map(String::toLowerCase).toList().equals(sourceKey));
 		if (!keyed) {

@@ -2,7 +2,7 @@
  * Writing to the target: idempotent multi-row REPLACE for row images and DELETE by key, the
  * creation or verification of target tables, parallel application of a drain in key-disjoint
  * statements partitioned by the most clustered unique secondary index, and the
- * {@link io.tributary.apply.ChangeListener} alternative to a target table.
+ * {@link ChangeListener} alternative to a target table.
  *
  * <p>Invariants: applying the same batch twice changes nothing; a target whose columns or key
  * differ from the source is refused, never written into; statements that run at the same time

@@ -7,6 +7,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Timestamp;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -90,7 +91,7 @@ public final class JdbcCheckpointStore implements CheckpointStore {
 		}
 		String sql = "REPLACE INTO " + this.table.quoted()
 				+ " (pipeline, source_table, target_table, snapshot_done, binlog_position, copied_up_to, updated_at) "
-				+ "VALUES " + String.join(", ", java.util.Collections.nCopies(checkpoints.size(), "(?, ?, ?, ?, ?, ?, ?)"));
+				+ "VALUES " + String.join(", ", Collections.nCopies(checkpoints.size(), "(?, ?, ?, ?, ?, ?, ?)"));
 		try (Connection connection = this.target.getConnection();
 				PreparedStatement statement = connection.prepareStatement(sql)) {
 			int i = 1;

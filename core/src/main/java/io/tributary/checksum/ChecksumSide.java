@@ -5,6 +5,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -78,7 +79,7 @@ final class ChecksumSide {
 	Map<RowKey, Long> hashes(List<RowKey> keys) throws SQLException {
 		List<Object> parameters = new ArrayList<>();
 		for (RowKey key : keys) {
-			parameters.addAll(java.util.Arrays.asList(key.values()));
+			parameters.addAll(Arrays.asList(key.values()));
 		}
 		return hashes(this.hashes + " WHERE " + KeyPredicates.in(this.keys, keys.size()), parameters);
 	}

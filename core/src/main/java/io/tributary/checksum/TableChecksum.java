@@ -21,6 +21,7 @@ import io.tributary.schema.TableLayout;
 import io.tributary.source.Position;
 import io.tributary.source.TableId;
 import io.tributary.source.binlog.SourceQueries;
+import io.tributary.status.TableStatus;
 
 /**
  * One checksum pass over a table: compares each chunk's aggregate on source and target, re-checks
@@ -129,7 +130,7 @@ public final class TableChecksum {
 			lower = upper;
 		}
 		this.progress.done();
-		io.tributary.status.TableStatus.Checksum result = this.progress.snapshot();
+		TableStatus.Checksum result = this.progress.snapshot();
 		logger.info("Checksum of {} done: {} chunks, {} differing, {} still differing after the re-check, {} repaired",
 				this.layout.table(), result.chunksChecked(), result.chunksDiffering(),
 				result.chunksRecheckedStillDiffering(), result.chunksRepaired());

@@ -62,4 +62,12 @@ final class ChunkLedger {
 		return !this.uppers.isEmpty() && this.uppers.get(this.uppers.size() - 1) == null;
 	}
 
+	/**
+	 * Returns the watermarks of the copy in progress as they stand in this ledger.
+	 * @param comparable whether keys can be compared with the watermarks in memory
+	 */
+	synchronized CopyWatermarks watermarks(boolean comparable) {
+		return new CopyWatermarks(true, false, comparable, landed(), dispatched());
+	}
+
 }

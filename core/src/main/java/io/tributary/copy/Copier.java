@@ -1,13 +1,11 @@
 package io.tributary.copy;
 
-import java.math.BigInteger;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
-import java.util.Set;
 import java.util.function.BooleanSupplier;
 
 import javax.sql.DataSource;
@@ -17,12 +15,9 @@ import org.slf4j.LoggerFactory;
 
 import io.tributary.apply.Applier;
 import io.tributary.apply.ApplyException;
-import io.tributary.apply.Sessions;
-import io.tributary.schema.Column;
+import io.tributary.copy.ChunkPlan.PlannedChunk;
 import io.tributary.schema.RowKey;
 import io.tributary.schema.TableLayout;
-import io.tributary.schema.ValueKind;
-import io.tributary.schema.Values;
 import io.tributary.subscription.Watermarks;
 
 /**
@@ -111,16 +106,11 @@ public final class Copier {
 
 	}
 
-	private static final Duration FIRST_RETRY_PAUSE = Duration.ofMillis(100);
-
-	private static final Duration LONGEST_RETRY_PAUSE = Duration.ofSeconds(30);
-
-	private volatile WriteRetries writeRetries;
+	private final ChunkWriter writer;
 
 	private volatile long rowsCopied;
 
 	private volatile long chunksCopied;
-
 
 	private volatile long rowsEstimated;
 
@@ -165,12 +155,10 @@ public final class Copier {
 		this.chunkRows = sizing.initialChunkRows();
 		this.targetKeys = targetKeys;
 		this.reconcileTarget = targetKeys != null;
+		this.writer = new ChunkWriter(applier, layout);
 	}
 
 	private Object[] resumeAfter;
-
-	/** Where the stepping plan's first chunk counts its width from: just under the lowest key. */
-	private BigInteger steppingStart;
 
 	/**
 	 * Continues a copy that an earlier run left after {@code key}: every key at or below it is in
@@ -202,7 +190,7 @@ public final class Copier {
 	 * @param retries hears about failures and recoveries
 	 */
 	public void retryFailedWrites(WriteRetries retries) {
-		this.writeRetries = retries;
+		this.writer.retryFailedWrites(retries);
 	}
 
 	/** Sets the observer of this copier's chunks. */
@@ -260,12 +248,10 @@ public final class Copier {
 	 */
 	public boolean run(BooleanSupplier stopRequested) throws SQLException {
 		this.rowsEstimated = estimateRows();
-		this.rate = new CopyRate(java.time.Duration.ofSeconds(RATE_WINDOW_SECONDS), System::nanoTime);
+		this.rate = new CopyRate(Duration.ofSeconds(RATE_WINDOW_SECONDS), System::nanoTime);
 		boolean comparable = this.layout.keyOrderIsComparable();
 		logger.info("Snapshot of {} started (about {} rows, {} thread(s), {} rows per chunk to start)",
 				this.layout.table(), this.rowsEstimated, this.sizing.threads(), this.chunkRows);
-		String from = " FROM " + this.layout.table().quoted();
-		ChunkBounds bounds = new ChunkBounds(this.source, this.layout);
 		RangeCopy copy = new RangeCopy(this.source, this.layout, this.applier,
 				this.reconcileTarget ? this.targetKeys : null);
 		Object[] lower = this.resumeAfter;
@@ -273,81 +259,38 @@ public final class Copier {
 			logger.info("Snapshot of {} continues after key {}", this.layout.table(), new RowKey(lower));
 		}
 		ChunkLedger ledger = new ChunkLedger((this.resumeAfter != null) ? new RowKey(this.resumeAfter) : null);
-		java.util.concurrent.Semaphore slots = new java.util.concurrent.Semaphore(this.sizing.threads());
-		java.util.concurrent.ExecutorService workers = java.util.concurrent.Executors
-			.newFixedThreadPool(this.sizing.threads(), (task) -> {
-				Thread thread = new Thread(task, "tributary-copy-" + this.layout.table().table());
-				thread.setDaemon(true);
-				return thread;
-			});
-		java.util.concurrent.atomic.AtomicReference<Exception> failure = new java.util.concurrent.atomic.AtomicReference<>();
-		KeyStepper stepper = KeyStepper.appliesTo(this.layout) ? openStepper(from) : null;
-		try {
-			while (true) {
-				if (stopRequested.getAsBoolean() || failure.get() != null) {
-					break;
-				}
+		try (CopyWorkers workers = new CopyWorkers(this.sizing.threads(),
+				"tributary-copy-" + this.layout.table().table())) {
+			ChunkPlan plan = ChunkPlan.open(this.source, this.layout, this.resumeAfter, this.chunkRows,
+					this.sizing.maxChunkRows());
+			BooleanSupplier giveUp = () -> stopRequested.getAsBoolean() || workers.failed();
+			while (!giveUp.getAsBoolean()) {
 				this.observer.beforeDispatch(lower);
-				acquire(slots);
-				if (failure.get() != null) {
-					slots.release();
+				if (!workers.awaitSlot()) {
 					break;
 				}
-				if (stepper != null && stepper.sparse()) {
-					logger.info("Snapshot of {} finds {} rows per key value after key {}; bounding the remaining "
-							+ "chunks by key probes", this.layout.table(), String.format("%.3f", stepper.density()),
-							new RowKey(lower));
-					stepper = null;
-				}
-				Object[] upper;
-				long width = -1;
-				if (stepper != null) {
-					BigInteger after = (lower != null) ? KeyStepper.number(lower[0]) : this.steppingStart;
-					BigInteger candidate = stepper.nextUpper(after, this.chunkRows);
-					if (stepper.reachesMax(candidate)) {
-						// Rows inserted above the highest key read at the start are copied too: look again,
-						// and end with an open-ended chunk only once the plan reaches the current highest key.
-						stepper.raiseMax(readMax(from));
-					}
-					upper = stepper.reachesMax(candidate) ? null : new Object[] { stepper.key(candidate) };
-					width = candidate.subtract(after).longValueExact();
-				}
-				else {
-					upper = bounds.next(lower, this.chunkRows);
-				}
-				KeyStepper feedback = (upper != null) ? stepper : null;
-				long chunkWidth = width;
-				int chunk = ledger.dispatch((upper != null) ? new RowKey(upper) : null);
+				PlannedChunk chunk = plan.next(lower, this.chunkRows);
+				KeyRange range = chunk.range();
+				Object[] upper = range.upperInclusive();
+				int dispatched = ledger.dispatch((upper != null) ? new RowKey(upper) : null);
 				publish(ledger, comparable);
-				this.observer.dispatched(lower, upper, stepper != null);
-				KeyRange range = new KeyRange(lower, upper);
-				workers.execute(() -> {
-					try {
-						long started = System.nanoTime();
-						List<Object[]> rows = copy.read(range);
-						if (!rows.isEmpty()
-								&& !write(rows, () -> stopRequested.getAsBoolean() || failure.get() != null)) {
-							// Given up while failing: the chunk does not land, a later run copies it.
-							return;
-						}
-						copy.deleteVanished(range, rows);
-						adjustChunkSize(rows.size(), System.nanoTime() - started);
-						if (feedback != null) {
-							feedback.landed(rows.size(), chunkWidth);
-						}
-						synchronized (ledger) {
-							this.rowsCopied += rows.size();
-							this.chunksCopied++;
-							this.rate.record(this.rowsCopied);
-							ledger.land(chunk);
-							publish(ledger, comparable);
-						}
+				this.observer.dispatched(lower, upper, chunk.stepped());
+				workers.run(() -> {
+					long started = System.nanoTime();
+					List<Object[]> rows = copy.read(range);
+					if (!rows.isEmpty() && !this.writer.write(rows, giveUp)) {
+						// Given up while failing: the chunk does not land, a later run copies it.
+						return;
 					}
-					catch (Exception ex) {
-						failure.compareAndSet(null, ex);
-					}
-					finally {
-						slots.release();
+					copy.deleteVanished(range, rows);
+					adjustChunkSize(rows.size(), System.nanoTime() - started);
+					chunk.landed(rows.size());
+					synchronized (ledger) {
+						this.rowsCopied += rows.size();
+						this.chunksCopied++;
+						this.rate.record(this.rowsCopied);
+						ledger.land(dispatched);
+						publish(ledger, comparable);
 					}
 				});
 				if (upper == null) {
@@ -356,20 +299,8 @@ public final class Copier {
 				lower = upper;
 			}
 			// Let the chunks in flight land, so the landed watermark is exact when we return.
-			acquire(slots, this.sizing.threads());
-		}
-		finally {
-			workers.shutdownNow();
-		}
-		Exception failed = failure.get();
-		if (failed instanceof SQLException sql) {
-			throw sql;
-		}
-		if (failed instanceof RuntimeException runtime) {
-			throw runtime;
-		}
-		if (failed != null) {
-			throw new IllegalStateException(failed);
+			workers.awaitIdle();
+			workers.throwFailure();
 		}
 		if (!ledger.allLanded() || !ledger.lastDispatched()) {
 			logger.info("Snapshot of {} stopped after {} rows", this.layout.table(), this.rowsCopied);
@@ -381,103 +312,10 @@ public final class Copier {
 		return true;
 	}
 
-	/**
-	 * Returns a stepping plan for a table keyed by one integer column, reading its highest key (and
-	 * lowest, for a fresh copy) once; {@code null} when the table holds no row to step through.
-	 */
-	private KeyStepper openStepper(String from) throws SQLException {
-		Column key = this.layout.keys().get(0);
-		BigInteger[] range = keyRange(from, key);
-		if (range[1] == null || (this.resumeAfter == null && range[0] == null)) {
-			return null;
-		}
-		// The first chunk is unbounded below; its width counts from just under the lowest key.
-		this.steppingStart = (range[0] != null) ? range[0].subtract(BigInteger.ONE) : range[1];
-		logger.debug("Snapshot of {} steps through keys up to {}", this.layout.table(), range[1]);
-		return new KeyStepper(key.kind() == ValueKind.UNSIGNED_BIGINT, range[1], this.chunkRows,
-				this.sizing.maxChunkRows());
-	}
-
-	private BigInteger readMax(String from) throws SQLException {
-		return keyRange(from, this.layout.keys().get(0))[1];
-	}
-
-	/** Reads the lowest and highest key with a plain read; {@code null}s for an empty table. */
-	private BigInteger[] keyRange(String from, Column key) throws SQLException {
-		String sql = "SELECT MIN(" + key.quotedName() + "), MAX(" + key.quotedName() + ")" + from;
-		for (int attempt = 1;; attempt++) {
-			try (Connection connection = this.source.getConnection()) {
-				Sessions.prepareSource(connection);
-				try (PreparedStatement statement = connection.prepareStatement(sql);
-						ResultSet rs = statement.executeQuery()) {
-					rs.next();
-					Object min = Values.fromResultSet(rs, 1, key);
-					Object max = Values.fromResultSet(rs, 2, key);
-					return new BigInteger[] { (min != null) ? KeyStepper.number(min) : null,
-							(max != null) ? KeyStepper.number(max) : null };
-				}
-			}
-			catch (SQLException ex) {
-				RangeCopy.retryOrThrow(ex, attempt, this.layout);
-			}
-		}
-	}
-
-	/**
-	 * Writes a chunk's rows, retrying failed writes when {@link #retryFailedWrites} asked for it.
-	 * @return whether the rows were written; {@code false} when given up because of {@code giveUp}
-	 */
-	private boolean write(List<Object[]> rows, BooleanSupplier giveUp) {
-		long pauseMillis = FIRST_RETRY_PAUSE.toMillis();
-		boolean failedBefore = false;
-		while (true) {
-			try {
-				this.applier.upsert(rows);
-				if (failedBefore) {
-					this.writeRetries.recovered();
-				}
-				return true;
-			}
-			catch (ApplyException ex) {
-				WriteRetries retries = this.writeRetries;
-				if (retries == null) {
-					throw ex;
-				}
-				failedBefore = true;
-				retries.failed(ex, Duration.ofMillis(pauseMillis));
-				logger.warn("Writing a snapshot chunk of {} ({} rows) failed, retrying in {} ms: {}",
-						this.layout.table(), rows.size(), pauseMillis, ex.getMessage());
-				if (!pause(pauseMillis, giveUp)) {
-					logger.info("Snapshot of {} gave up a failing chunk as it stops; it is copied again on the "
-							+ "next start", this.layout.table());
-					return false;
-				}
-				pauseMillis = Math.min(LONGEST_RETRY_PAUSE.toMillis(), pauseMillis * 2);
-			}
-		}
-	}
-
-	/** Waits, checking {@code giveUp} every 50 ms; returns false when it said to give up. */
-	private static boolean pause(long millis, BooleanSupplier giveUp) {
-		long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(millis);
-		try {
-			while (!giveUp.getAsBoolean()) {
-				long left = deadline - System.nanoTime();
-				if (left <= 0) {
-					return true;
-				}
-				java.util.concurrent.TimeUnit.NANOSECONDS.sleep(Math.min(left, 50_000_000L));
-			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-		return false;
-	}
-
 	private void publish(ChunkLedger ledger, boolean comparable) {
+		// Under the ledger's lock, so a publisher holding an older reading cannot overwrite a newer one.
 		synchronized (ledger) {
-			this.watermarks = new CopyWatermarks(true, false, comparable, ledger.landed(), ledger.dispatched());
+			this.watermarks = ledger.watermarks(comparable);
 		}
 	}
 
@@ -490,20 +328,6 @@ public final class Copier {
 		int next = (int) Math.max(this.sizing.minChunkRows(),
 				Math.min(this.sizing.maxChunkRows(), 0.5 * this.chunkRows + 0.5 * perChunk));
 		this.chunkRows = next;
-	}
-
-	private static void acquire(java.util.concurrent.Semaphore slots) {
-		acquire(slots, 1);
-	}
-
-	private static void acquire(java.util.concurrent.Semaphore slots, int permits) {
-		try {
-			slots.acquire(permits);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException("Interrupted while copying", ex);
-		}
 	}
 
 	private long estimateRows() throws SQLException {

@@ -6,8 +6,10 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 import io.tributary.source.TableId;
 
@@ -98,9 +100,9 @@ public final class LayoutReader {
 	 * Returns a table's primary and unique keys, by index name, each as its column names in index
 	 * order.
 	 */
-	public static java.util.Map<String, List<String>> uniqueKeys(Connection connection, TableId table)
+	public static Map<String, List<String>> uniqueKeys(Connection connection, TableId table)
 			throws SQLException {
-		java.util.Map<String, List<String>> keys = new java.util.LinkedHashMap<>();
+		Map<String, List<String>> keys = new LinkedHashMap<>();
 		try (PreparedStatement statement = connection.prepareStatement("""
 				SELECT INDEX_NAME, COLUMN_NAME FROM information_schema.STATISTICS
 				WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND NON_UNIQUE = 0

@@ -1,5 +1,6 @@
 package io.tributary.schema;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -32,7 +33,7 @@ public record TableLayout(TableId table, List<Column> columns, int[] keyColumns)
 
 	/** Returns the key columns in key order. */
 	public List<Column> keys() {
-		return java.util.Arrays.stream(this.keyColumns).mapToObj(this.columns::get).toList();
+		return Arrays.stream(this.keyColumns).mapToObj(this.columns::get).toList();
 	}
 
 	/** Returns the quoted, comma-separated list of all column names. */

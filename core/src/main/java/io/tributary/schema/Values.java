@@ -9,6 +9,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
 
@@ -119,7 +120,7 @@ public final class Values {
 	private static byte[] binary(byte[] raw, Column column) {
 		// BINARY(n) is right-padded with zero bytes on the server; the binlog may omit the padding.
 		if (column.dataType().equals("binary") && raw.length < column.length()) {
-			return java.util.Arrays.copyOf(raw, (int) column.length());
+			return Arrays.copyOf(raw, (int) column.length());
 		}
 		return raw;
 	}

@@ -1,5 +1,7 @@
 package io.tributary.source;
 
+import io.tributary.schema.TableLayout;
+
 /**
  * Receives what a change source reads, on the source's reader thread, in binlog order.
  */
@@ -23,7 +25,7 @@ public interface ChangeHandler {
 	 * @return the layout to decode its later row events with
 	 * @throws RuntimeException when the change cannot be followed; the table then fails
 	 */
-	io.tributary.schema.TableLayout onAlter(TableId table, io.tributary.schema.TableLayout current, String statement);
+	TableLayout onAlter(TableId table, TableLayout current, String statement);
 
 	/**
 	 * A subscribed table was truncated on the source. Called at the statement's place in the

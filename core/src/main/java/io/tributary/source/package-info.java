@@ -1,7 +1,7 @@
 /**
- * What a change source is: {@link io.tributary.source.Position} (a transaction boundary in the
- * binlog, totally ordered, round-tripping through text), {@link io.tributary.source.RowChange} (a
- * full row image or a key deletion) and the handler that receives them in binlog order.
+ * What a change source is: {@link Position} (a transaction boundary in the binlog, totally
+ * ordered, round-tripping through text), {@link RowChange} (a full row image or a key deletion)
+ * and the handler that receives them in binlog order.
  *
  * <p>Invariant: a position handed out as delivered is never inside a transaction, so a reader
  * restarted there reads whole transactions only.

@@ -7,7 +7,6 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.function.Supplier;
 
 import org.slf4j.Logger;
@@ -66,10 +65,9 @@ public final class BufferedSubscription {
 
 	private boolean inOrder;
 
-	/** Multiset of the resume positions of buffered entries, for the oldest in O(log n). */
-	private final TreeMap<Position, Integer> pending = new TreeMap<>();
+	private final PendingPositions pending = new PendingPositions();
 
-	private long bytes;
+	private final BufferMemory memory;
 
 	private long keysAdded;
 
@@ -77,15 +75,7 @@ public final class BufferedSubscription {
 
 	private long deferredInFlight;
 
-	private final long softLimitBytes;
-
 	private final Runnable flushRequest;
-
-	private long parks;
-
-	private long parkedNanos;
-
-	private boolean closed;
 
 	private final long flushAtKeys;
 
@@ -108,7 +98,7 @@ public final class BufferedSubscription {
 	 */
 	public BufferedSubscription(TableLayout layout, long softLimitBytes, long flushAtKeys, Runnable flushRequest) {
 		this.layout = layout;
-		this.softLimitBytes = softLimitBytes;
+		this.memory = new BufferMemory(softLimitBytes);
 		this.flushAtKeys = flushAtKeys;
 		this.flushRequest = flushRequest;
 		this.fold = new KeyFold(layout);
@@ -183,23 +173,8 @@ public final class BufferedSubscription {
 	 * more room: its key is new, or the buffer keeps binlog order.
 	 */
 	private void awaitRoom(RowKey key) {
-		if (this.softLimitBytes < 0 || this.bytes < this.softLimitBytes || this.closed
-				|| (!this.inOrder && this.entries.containsKey(key))) {
-			return;
-		}
-		this.parks++;
-		long started = System.nanoTime();
-		try {
-			while (this.bytes >= this.softLimitBytes && !this.closed) {
-				this.flushRequest.run();
-				this.lock.wait(100);
-			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-		finally {
-			this.parkedNanos += System.nanoTime() - started;
+		if (this.memory.full() && (this.inOrder || !this.entries.containsKey(key))) {
+			this.memory.park(this.lock, this.flushRequest);
 		}
 	}
 
@@ -209,7 +184,7 @@ public final class BufferedSubscription {
 	 */
 	public void close() {
 		synchronized (this.lock) {
-			this.closed = true;
+			this.memory.close();
 			this.lock.notifyAll();
 		}
 	}
@@ -309,7 +284,7 @@ public final class BufferedSubscription {
 	/** Returns the oldest resume position over the buffered entries, or {@code null} if none. */
 	public Position oldestPending() {
 		synchronized (this.lock) {
-			return this.pending.isEmpty() ? null : this.pending.firstKey();
+			return this.pending.oldest();
 		}
 	}
 
@@ -319,15 +294,16 @@ public final class BufferedSubscription {
 			this.entries.clear();
 			this.queue.clear();
 			this.pending.clear();
-			this.bytes = 0;
+			this.memory.clear();
 			this.lock.notifyAll();
 		}
 	}
 
 	public Counters counters() {
 		synchronized (this.lock) {
-			return new Counters(held(), this.bytes, this.keysAdded, this.droppedAboveHighWatermark,
-					this.deferredInFlight, this.parks, this.parkedNanos / 1_000_000, this.softLimitBytes);
+			return new Counters(held(), this.memory.bytes(), this.keysAdded, this.droppedAboveHighWatermark,
+					this.deferredInFlight, this.memory.parks(), this.memory.parkedMillis(),
+					this.memory.softLimitBytes());
 		}
 	}
 
@@ -337,13 +313,13 @@ public final class BufferedSubscription {
 	}
 
 	private void remember(Entry entry) {
-		this.pending.merge(entry.resumeFrom(), 1, Integer::sum);
-		this.bytes += entry.size();
+		this.pending.add(entry.resumeFrom());
+		this.memory.add(entry.size());
 	}
 
 	private void forget(Entry entry) {
-		this.pending.computeIfPresent(entry.resumeFrom(), (position, count) -> (count == 1) ? null : count - 1);
-		this.bytes -= entry.size();
+		this.pending.remove(entry.resumeFrom());
+		this.memory.release(entry.size());
 	}
 
 	/**

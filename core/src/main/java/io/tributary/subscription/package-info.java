@@ -2,11 +2,15 @@
  * Per-table buffers of pending changes, merged by key: only the final image (or deletion) per key
  * is kept. For a table whose key is not memory-comparable (a case- or accent-insensitive
  * collation), changes read after its copy are queued in binlog order instead, and applied in that
- * order.
+ * order. Each buffer keeps the resume positions of what it holds ({@code PendingPositions}) and
+ * the heap it takes against its soft limit ({@code BufferMemory}), where an add that would grow a
+ * full buffer parks the reader and asks for a flush.
  *
  * <p>Invariants: applying a buffer's content is idempotent; the copier position used to judge a
  * change is read after the change was added; the oldest resume position over buffered entries,
  * queued ones included, is known at all times, so the confirm bound never passes a change still
- * held; merged changes taken before a switch to binlog order are applied before any queued one.
+ * held; merged changes taken before a switch to binlog order are applied before any queued one;
+ * buffered bytes stay under the soft limit but for one change admitted below it, and every park
+ * is counted.
  */
 package io.tributary.subscription;

@@ -1,9 +1,12 @@
 package io.tributary.source.binlog;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.LinkedHashMap;
 
 import javax.sql.DataSource;
 
@@ -43,8 +46,8 @@ public final class SourceQueries {
 	 * Returns the binlog files the source still has, with their sizes, oldest first
 	 * ({@code SHOW BINARY LOGS}).
 	 */
-	public static java.util.LinkedHashMap<String, Long> binaryLogs(DataSource source) throws SQLException {
-		java.util.LinkedHashMap<String, Long> files = new java.util.LinkedHashMap<>();
+	public static LinkedHashMap<String, Long> binaryLogs(DataSource source) throws SQLException {
+		LinkedHashMap<String, Long> files = new LinkedHashMap<>();
 		try (Connection connection = source.getConnection(); Statement statement = connection.createStatement();
 				ResultSet rs = statement.executeQuery("SHOW BINARY LOGS")) {
 			while (rs.next()) {
@@ -60,7 +63,7 @@ public final class SourceQueries {
 	 * @param position the position
 	 * @param files the source's binlog files and sizes, oldest first
 	 */
-	public static String unavailable(Position position, java.util.LinkedHashMap<String, Long> files) {
+	public static String unavailable(Position position, LinkedHashMap<String, Long> files) {
 		return unavailable(position, files, null);
 	}
 
@@ -72,10 +75,10 @@ public final class SourceQueries {
 	 * @param files the source's binlog files and sizes, oldest first
 	 * @param source the source pool, for the GTID checks; {@code null} skips them
 	 */
-	public static String unavailable(Position position, java.util.LinkedHashMap<String, Long> files, DataSource source) {
+	public static String unavailable(Position position, LinkedHashMap<String, Long> files, DataSource source) {
 		if (source != null && GtidTracker.resumesByGtid(position.gtids())) {
 			try (Connection connection = source.getConnection();
-					java.sql.PreparedStatement statement = connection.prepareStatement(
+					PreparedStatement statement = connection.prepareStatement(
 							"SELECT GTID_SUBSET(?, @@GLOBAL.gtid_executed), GTID_SUBSET(@@GLOBAL.gtid_purged, ?), "
 									+ "@@GLOBAL.gtid_purged")) {
 				statement.setString(1, position.gtids());
@@ -133,7 +136,7 @@ public final class SourceQueries {
 				}
 				file = status.getString(1);
 				offset = status.getLong(2);
-				java.sql.ResultSetMetaData meta = status.getMetaData();
+				ResultSetMetaData meta = status.getMetaData();
 				for (int i = 1; i <= meta.getColumnCount(); i++) {
 					if (meta.getColumnLabel(i).equalsIgnoreCase("Executed_Gtid_Set")) {
 						gtids = status.getString(i);
@@ -142,7 +145,7 @@ public final class SourceQueries {
 			}
 			if (gtids == null && mariaDbGtids) {
 				// MariaDB: the GTID list at exactly this file and offset.
-				try (java.sql.PreparedStatement position = connection.prepareStatement("SELECT BINLOG_GTID_POS(?, ?)")) {
+				try (PreparedStatement position = connection.prepareStatement("SELECT BINLOG_GTID_POS(?, ?)")) {
 					position.setString(1, file);
 					position.setLong(2, offset);
 					try (ResultSet gtid = position.executeQuery()) {

@@ -6,5 +6,11 @@
  * over with the boundary before it, which is what the confirm bound is computed from; a row event
  * whose column count differs from the table's layout stops that table instead of misaligning
  * values; a lost connection resumes from the delivered boundary, skipping nothing.
+ *
+ * <p>Before anything streams, {@link Preflight} checks the server with {@code BinlogSettingsCheck}
+ * (log on, ROW format, FULL images, nothing compressed), {@code PrivilegeCheck} (the replication
+ * privileges of the account and its active roles) and {@code TableCheck} (each table exists, is
+ * readable, is not a view and has a key). Every problem is reported with its fix; a server-wide
+ * problem stops replication, a table problem refuses that table only.
  */
 package io.tributary.source.binlog;
