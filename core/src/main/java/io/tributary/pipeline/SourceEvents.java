@@ -49,7 +49,7 @@ final class SourceEvents implements ChangeHandler {
 		TableRuntime table = this.runtime.table(id);
 		if (table.phase == Phase.SNAPSHOTTING) {
 			throw new SchemaException("Table " + id + " was altered during its snapshot (" + statement
-					+ "); restart the application to snapshot it again with its new definition");
+					+ "); resnapshot the table to copy it with its new definition");
 		}
 		try {
 			TableLayout next;
@@ -59,8 +59,8 @@ final class SourceEvents implements ChangeHandler {
 			String change = SchemaChanges.incompatibility(current, next);
 			if (change != null) {
 				throw new SchemaException("Table " + id + " was altered on the source in a way Tributary cannot "
-						+ "follow (" + statement + "): " + change + ". Bring the target table to the new definition, "
-						+ "delete the table's row from the checkpoint table and restart: it is then snapshotted again");
+						+ "follow (" + statement + "): " + change + ". Bring the target table to the new definition "
+						+ "(or drop it, and it is created again), then resnapshot the table");
 			}
 			if (this.runtime.settings.listenerMode()) {
 				// Batches from here on carry the new column list.
@@ -115,8 +115,7 @@ final class SourceEvents implements ChangeHandler {
 	public void onTruncate(TableId id) {
 		TableRuntime table = this.runtime.table(id);
 		if (table.phase == Phase.SNAPSHOTTING) {
-			throw new SchemaException("Table " + id + " was truncated during its snapshot; restart the "
-					+ "application to snapshot it again");
+			throw new SchemaException("Table " + id + " was truncated during its snapshot; resnapshot the table");
 		}
 		table.flushLock.lock();
 		try {
