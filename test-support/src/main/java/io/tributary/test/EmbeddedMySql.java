@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
 /**
  * MySQL 8.0.31 run from the binaries of {@link MySqlDistribution}: a fresh data directory is
  * initialised with an empty root password, then {@code mysqld} runs as a child process with GTIDs
- * and a row-based binary log until {@link #stop()}.
+ * and a row-based binary log until {@link #stop()}. Its files live in a {@link ServerDirectory},
+ * which stops it if this JVM is killed.
  *
  * <p>TLS uses a certificate for {@code 127.0.0.1} issued at start by a fresh
  * {@link TestCertificateAuthority} (files in the {@code tls} directory), not the certificates
@@ -35,6 +36,7 @@ final class EmbeddedMySql implements ServerBackend {
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
 
     private final int port = Local.freePort();
+    private ServerDirectory directory;
     private Path runDir;
     private Path caCertificate;
     private Path errorLog;
@@ -66,7 +68,8 @@ final class EmbeddedMySql implements ServerBackend {
     @Override
     public void start() throws Exception {
         Path baseDir = MySqlDistribution.resolve();
-        runDir = Files.createTempDirectory("tributary-mysql-");
+        directory = ServerDirectory.create("tributary-mysql-");
+        runDir = directory.path();
         Path dataDir = runDir.resolve("data");
         Path tmpDir = Files.createDirectories(runDir.resolve("tmp"));
         Path tlsDir = runDir.resolve("tls");
@@ -109,6 +112,7 @@ final class EmbeddedMySql implements ServerBackend {
                 .redirectErrorStream(true)
                 .redirectOutput(runDir.resolve("mysqld.out").toFile());
         process = builder.start();
+        directory.guard(process.toHandle());
         awaitReady();
     }
 
@@ -231,6 +235,8 @@ final class EmbeddedMySql implements ServerBackend {
                 Thread.currentThread().interrupt();
             }
         }
-        Local.deleteQuietly(runDir);
+        if (directory != null) {
+            directory.close();
+        }
     }
 }

