@@ -83,7 +83,7 @@ class ChecksumIT {
 		}
 	}
 
-	/** Replicates the table {@code mix} of {@value #ROWS} varied rows, checksummed in chunks of {@value #CHUNK_ROWS}. */
+	/** Replicates {@code mix}, {@value #ROWS} varied rows checksummed in chunks of {@value #CHUNK_ROWS}. */
 	private static Replication mixTable(TestDatabase db, String schemas, boolean fix) {
 		Replication replication = Replication.of(db, schemas).replicating("mix").withSettings((s) -> s
 			.withChecksum(ChecksumSettings.DEFAULTS.withChunkRows(CHUNK_ROWS).withFixDifferences(fix)));

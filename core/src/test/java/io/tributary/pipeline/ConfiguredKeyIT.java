@@ -27,7 +27,8 @@ class ConfiguredKeyIT {
 			assertThat(refused.awaitPhase(Phase.FAILED).lastError()).contains("has no primary key")
 				.contains("cdc.tables[n].key");
 		}
-		TableMapping byAb = new TableMapping(plain.mapping("t").source(), plain.mapping("t").target(), List.of("a", "b"));
+		TableMapping t = plain.mapping("t");
+		TableMapping byAb = new TableMapping(t.source(), t.target(), List.of("a", "b"));
 		Replication keyed = plain.withSettings((s) -> s.withTables(List.of(byAb)));
 		try (RunningPipeline pipeline = keyed.startStreaming()) {
 			keyed.onSource("UPDATE t SET v = 20 WHERE a = 1 AND b = 'y'", "DELETE FROM t WHERE a = 2",

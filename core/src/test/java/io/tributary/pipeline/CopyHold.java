@@ -41,7 +41,8 @@ class CopyHold implements Copier.ChunkObserver {
 
 	/** Holds before the first chunk that starts after a (single integer) key of at least {@code key}. */
 	static CopyHold atKey(long key) {
-		return new CopyHold((lowerExclusive) -> lowerExclusive != null && ((Number) lowerExclusive[0]).longValue() >= key);
+		return new CopyHold(
+				(lowerExclusive) -> lowerExclusive != null && ((Number) lowerExclusive[0]).longValue() >= key);
 	}
 
 	/** Never holds; for subclasses that only record chunks. */

@@ -30,8 +30,8 @@ class HotRowsIT {
 				InsertStatements.single("t", 0, 9, (i) -> i + ",0"));
 		replication.runUntilCaughtUp();
 		try (Connection connection = replication.pool().getConnection();
-				PreparedStatement update = connection
-					.prepareStatement("UPDATE " + replication.sourceTable("t") + " SET counter = counter + 1 WHERE id = ?")) {
+				PreparedStatement update = connection.prepareStatement(
+						"UPDATE " + replication.sourceTable("t") + " SET counter = counter + 1 WHERE id = ?")) {
 			connection.setAutoCommit(true);
 			for (int i = 0; i < UPDATES; i++) {
 				update.setInt(1, i % 10);

@@ -39,8 +39,8 @@ class KillMidCopyIT {
 		Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
 				System.getProperty("java.class.path"), CopyProcess.class.getName(), db.jdbcUrl(null),
 				db.server().username(), db.server().password(), db.server().host(),
-				Integer.toString(db.server().port()), Long.toString(serverId), replication.source(), replication.target(),
-				"orders")
+				Integer.toString(db.server().port()), Long.toString(serverId), replication.source(),
+				replication.target(), "orders")
 			.redirectErrorStream(true)
 			.redirectOutput(log.toFile())
 			.start();

@@ -73,7 +73,8 @@ class ListenerPipelineIT {
 		finally {
 			workload.stop();
 		}
-		assertThat(tablesInTarget(replication)).as("tables in the target schema").containsExactly("tributary_checkpoint");
+		assertThat(tablesInTarget(replication)).as("tables in the target schema")
+			.containsExactly("tributary_checkpoint");
 	}
 
 	@Test
@@ -166,7 +167,8 @@ class ListenerPipelineIT {
 		MapListener listener = new MapListener();
 		Replication replication = orders(db, "lrestart", 3_000, listener);
 		replication.runUntilCaughtUp(Duration.ofMinutes(2));
-		replication.workload("orders").threads(2).maxOperations(1_000).seed(13).build().runToCompletion(Duration.ofMinutes(2));
+		replication.workload("orders").threads(2).maxOperations(1_000).seed(13).build()
+			.runToCompletion(Duration.ofMinutes(2));
 		replication.onSource("UPDATE orders SET id = 700000 WHERE id = 3");
 		int deliveredBefore = listener.calls();
 		try (RunningPipeline second = replication.start()) {
@@ -177,7 +179,8 @@ class ListenerPipelineIT {
 			assertThat(listener.calls()).isGreaterThan(deliveredBefore);
 			listener.assertEqualTo(replication, "orders");
 		}
-		assertThat(tablesInTarget(replication)).as("tables in the target schema").containsExactly("tributary_checkpoint");
+		assertThat(tablesInTarget(replication)).as("tables in the target schema")
+			.containsExactly("tributary_checkpoint");
 	}
 
 	@Test
@@ -213,7 +216,8 @@ class ListenerPipelineIT {
 	void batchesCarryAColumnAddedOnTheSource(TestDatabase db) throws Exception {
 		MapListener listener = new MapListener();
 		Replication replication = Replication.of(db, "lalter").withSettings((s) -> s.withListener(listener));
-		replication.onSource("CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(20))", "INSERT INTO t VALUES (1, 'a'), (2, 'b')");
+		replication.onSource("CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(20))",
+				"INSERT INTO t VALUES (1, 'a'), (2, 'b')");
 		try (RunningPipeline pipeline = replication.startStreaming()) {
 			pipeline.awaitCaughtUp();
 			assertThat(listener.lastColumns()).containsExactly("id", "v");
@@ -232,7 +236,8 @@ class ListenerPipelineIT {
 
 	/** Replicates a table {@code orders} of {@code rows} rows to {@code listener}. */
 	private static Replication orders(TestDatabase db, String name, int rows, MapListener listener) {
-		Replication replication = Replication.of(db, name).replicating("orders").withSettings((s) -> s.withListener(listener));
+		Replication replication = Replication.of(db, name).replicating("orders")
+			.withSettings((s) -> s.withListener(listener));
 		replication.createOrdersTable(rows);
 		return replication;
 	}

@@ -54,7 +54,8 @@ class ReplicationIT {
 		Replication replication = Replication.of(db, "restart").replicating("orders");
 		replication.createOrdersTable(5_000);
 		replication.runUntilCaughtUp(Duration.ofMinutes(2));
-		replication.workload("orders").threads(2).maxOperations(2_000).seed(11).build().runToCompletion(Duration.ofMinutes(2));
+		replication.workload("orders").threads(2).maxOperations(2_000).seed(11).build()
+			.runToCompletion(Duration.ofMinutes(2));
 		try (RunningPipeline second = replication.start()) {
 			second.awaitCaughtUp(Duration.ofMinutes(2));
 			TableStatus status = second.table();

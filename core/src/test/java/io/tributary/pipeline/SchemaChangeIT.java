@@ -102,7 +102,8 @@ class SchemaChangeIT {
 	}
 
 	private static List<String> targetNames(Replication replication) throws Exception {
-		return replication.queryStrings("SELECT CONCAT(id, '=', name) FROM " + replication.targetTable("t") + " ORDER BY id");
+		return replication
+			.queryStrings("SELECT CONCAT(id, '=', name) FROM " + replication.targetTable("t") + " ORDER BY id");
 	}
 
 }

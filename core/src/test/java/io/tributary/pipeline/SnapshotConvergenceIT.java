@@ -36,7 +36,8 @@ class SnapshotConvergenceIT {
 	@Test
 	void copyUnderWritesAndKeyMovesConvergesWithoutRepairs(TestDatabase db) throws Exception {
 		Replication replication = Replication.of(db, "conv").replicating("orders")
-			.withSettings((s) -> s.withCopy(new CopySizing(2, CHUNK_ROWS, CHUNK_ROWS, CHUNK_ROWS, Duration.ofMillis(500)))
+			.withSettings((s) -> s
+				.withCopy(new CopySizing(2, CHUNK_ROWS, CHUNK_ROWS, CHUNK_ROWS, Duration.ofMillis(500)))
 				.withChecksum(ChecksumSettings.DEFAULTS.withChunkRows(CHUNK_ROWS)));
 		replication.createOrdersTable(ROWS);
 		Workload workload = replication.workload("orders")
@@ -49,7 +50,8 @@ class SnapshotConvergenceIT {
 		workload.start();
 		try (RunningPipeline pipeline = replication.start()) {
 			TableStatus afterCopy = pipeline.awaitTable((t) -> t.phase() != Phase.SNAPSHOTTING
-					&& t.checksum().state() != State.RUNNING && t.checksum().state() != State.IDLE, Duration.ofMinutes(4));
+					&& t.checksum().state() != State.RUNNING && t.checksum().state() != State.IDLE,
+					Duration.ofMinutes(4));
 			workload.stop();
 			pipeline.awaitCaughtUp(Duration.ofMinutes(2));
 			replication.assertEqual("orders");

@@ -36,7 +36,8 @@ class SteppingChunkerIT {
 		replication.onSource(rows(1, 10_000, Long::toString));
 		Chunks chunks = new Chunks();
 		run(replication, chunks, () -> replication.onSource("UPDATE t SET v = 'changed' WHERE id IN (5, 5000)",
-				"DELETE FROM t WHERE id = 9000", InsertStatements.single("t", 10_001, 12_500, (i) -> i + ", '" + i + "'")));
+				"DELETE FROM t WHERE id = 9000",
+				InsertStatements.single("t", 10_001, 12_500, (i) -> i + ", '" + i + "'")));
 		assertThat(chunks.probed.get()).as("chunks bounded by key probes").isZero();
 		assertThat(chunks.steppedUppers()).as("the plan went on past the highest key read at the start")
 			.anyMatch((upper) -> upper.compareTo(BigInteger.valueOf(10_000)) > 0);

@@ -56,8 +56,8 @@ class VisibilityWindowIT {
 				pipeline.awaitTable((t) -> t.droppedAboveHighWatermark() >= 3, Duration.ofSeconds(5));
 				// ...while the commit still stalls and the rows are not visible to plain reads.
 				assertThat(writer).isNotDone();
-				assertThat(replication.queryString("SELECT v FROM " + replication.sourceTable("t") + " WHERE id = 3000"))
-					.isEqualTo("before");
+				String plainRead = "SELECT v FROM " + replication.sourceTable("t") + " WHERE id = 3000";
+				assertThat(replication.queryString(plainRead)).isEqualTo("before");
 				hold.release();
 				writer.get(1, TimeUnit.MINUTES);
 			}

@@ -73,7 +73,8 @@ class TypeFidelityIT {
 		try (RunningPipeline pipeline = replication.startStreaming()) {
 			// The same values again, now through the binlog, then updated in place.
 			replication.onSource(insert(11));
-			replication.onSource("UPDATE t SET id = id + 100 WHERE id = 13", "UPDATE t SET vc = CONCAT(vc, '!') WHERE id = 12");
+			replication.onSource("UPDATE t SET id = id + 100 WHERE id = 13",
+					"UPDATE t SET vc = CONCAT(vc, '!') WHERE id = 12");
 			pipeline.awaitCaughtUp();
 			assertThat(pipeline.table().lastError()).isNull();
 			replication.assertEqual("t");
