@@ -27,10 +27,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * <pre>{@code
  * @ExtendWith(DatabaseExtension.class)
- * class FlushRaceIT {
+ * class SomeRaceIT {
  *
  *     @Test
- *     void changeAddedDuringAFlushConverges(TestDatabase db) throws Exception {
+ *     void changeDuringTheRaceConverges(TestDatabase db) throws Exception {
  *         Replication replication = Replication.of(db, "race").withSettings((s) -> s.withChunkRows(1_000));
  *         replication.onSource("CREATE TABLE t (id INT PRIMARY KEY, v INT)", "INSERT INTO t VALUES (1, 0)");
  *         try (RunningPipeline pipeline = replication.startStreaming()) {
@@ -69,7 +69,10 @@ public final class Replication extends SchemaPair {
 		this.sourcePool = sourcePool;
 	}
 
-	/** Replicates table {@code t} from the schema {@code <name>_src} to {@code <name>_dst}, both created empty. */
+	/**
+	 * Replicates table {@code t} from the schema {@code <name>_src} to {@code <name>_dst}, which are
+	 * created empty the first time the test class names them.
+	 */
 	public static Replication of(TestDatabase database, String name) {
 		return new Replication(database, name, null, null);
 	}
