@@ -1,26 +1,16 @@
 package io.tributary.checksum;
 
 import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 
-import javax.sql.DataSource;
-
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import io.tributary.pipeline.Pipeline;
-import io.tributary.pipeline.PipelineSettings;
-import io.tributary.pipeline.TableMapping;
-import io.tributary.source.SourceSettings;
-import io.tributary.source.TableId;
-import io.tributary.status.PipelineStatus;
+import io.tributary.pipeline.Replication;
+import io.tributary.pipeline.RunningPipeline;
 import io.tributary.status.TableStatus;
 import io.tributary.status.TableStatus.Checksum.State;
 import io.tributary.status.TableStatus.Phase;
 import io.tributary.test.DatabaseExtension;
-import io.tributary.test.TableComparison;
 import io.tributary.test.TestDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -50,67 +40,53 @@ class ChecksumIT {
 			"UPDATE mix SET flags = b'1' WHERE id = 1602", "UPDATE mix SET doc = '{\"i\": 0}' WHERE id = 1802",
 			"INSERT INTO mix (id, name) VALUES (5001, 'beyond')" };
 
-	private static TestDatabase db;
-
-	@BeforeAll
-	static void server(TestDatabase database) {
-		db = database;
-	}
-
 	@Test
-	void findsAndRepairsDamagedChunks() throws Exception {
-		String src = db.schema("fix_src");
-		String dst = db.schema("fix_dst");
-		createMixTable(src);
-		DataSource pool = db.dataSource(null);
-		try (Pipeline pipeline = new Pipeline(settings(src, dst, true), pool, pool)) {
-			pipeline.start();
+	void findsAndRepairsDamagedChunks(TestDatabase db) throws Exception {
+		Replication replication = mixTable(db, "fix", true);
+		try (RunningPipeline pipeline = replication.start()) {
 			TableStatus.Checksum afterCopy = awaitChecksumDone(pipeline);
 			assertThat(afterCopy.chunksChecked()).isEqualTo(CHUNKS);
 			assertThat(afterCopy.rowsChecked()).isEqualTo(ROWS);
 			assertThat(afterCopy.chunksDiffering()).as("right after the snapshot").isZero();
 			assertThat(afterCopy.chunksRepaired()).isZero();
 
-			db.server().execute(dst, DAMAGE);
-			assertThat(TableComparison.compare(pool, src + ".mix", pool, dst + ".mix").differenceCount())
-				.isEqualTo(DAMAGE.length);
-			TableStatus.Checksum repaired = pipeline.checksum(new TableId(src, "mix")).get(2, TimeUnit.MINUTES);
+			replication.onTarget(DAMAGE);
+			assertThat(replication.compare("mix").differenceCount()).isEqualTo(DAMAGE.length);
+			TableStatus.Checksum repaired = pipeline.checksum("mix", Duration.ofMinutes(2));
 			assertThat(repaired.state()).isEqualTo(State.DONE);
 			assertThat(repaired.chunksChecked()).isEqualTo(CHUNKS);
 			assertThat(repaired.chunksDiffering()).isEqualTo(DAMAGE.length);
 			assertThat(repaired.chunksRecheckedStillDiffering()).isEqualTo(DAMAGE.length);
 			assertThat(repaired.chunksRepaired()).isEqualTo(DAMAGE.length);
 			assertThat(repaired.lastError()).isNull();
-			assertThat(pipeline.status().tables().get(0).checksum()).isEqualTo(repaired);
-			TableComparison.assertEqual(pool, src + ".mix", pool, dst + ".mix");
+			assertThat(pipeline.table().checksum()).isEqualTo(repaired);
+			replication.assertEqual("mix");
 
-			TableStatus.Checksum again = pipeline.checksum(new TableId(src, "mix")).get(2, TimeUnit.MINUTES);
+			TableStatus.Checksum again = pipeline.checksum("mix", Duration.ofMinutes(2));
 			assertThat(again.chunksDiffering()).isZero();
 			assertThat(again.chunksRepaired()).isZero();
 		}
 	}
 
 	@Test
-	void reportsWithoutRepairingWhenFixingIsOff() throws Exception {
-		String src = db.schema("report_src");
-		String dst = db.schema("report_dst");
-		createMixTable(src);
-		DataSource pool = db.dataSource(null);
-		try (Pipeline pipeline = new Pipeline(settings(src, dst, false), pool, pool)) {
-			pipeline.start();
+	void reportsWithoutRepairingWhenFixingIsOff(TestDatabase db) throws Exception {
+		Replication replication = mixTable(db, "report", false);
+		try (RunningPipeline pipeline = replication.start()) {
 			assertThat(awaitChecksumDone(pipeline).chunksDiffering()).isZero();
-			db.server().execute(dst, DAMAGE);
-			TableStatus.Checksum reported = pipeline.checksum(new TableId(src, "mix")).get(2, TimeUnit.MINUTES);
+			replication.onTarget(DAMAGE);
+			TableStatus.Checksum reported = pipeline.checksum("mix", Duration.ofMinutes(2));
 			assertThat(reported.state()).isEqualTo(State.DONE);
 			assertThat(reported.chunksDiffering()).isEqualTo(DAMAGE.length);
 			assertThat(reported.chunksRecheckedStillDiffering()).isEqualTo(DAMAGE.length);
 			assertThat(reported.chunksRepaired()).isZero();
-			assertThat(TableComparison.compare(pool, src + ".mix", pool, dst + ".mix").differenceCount())
-				.isEqualTo(DAMAGE.length);
+			assertThat(replication.compare("mix").differenceCount()).isEqualTo(DAMAGE.length);
 		}
 	}
 
-	private static void createMixTable(String schema) {
+	/** Replicates {@code mix}, {@value #ROWS} varied rows checksummed in chunks of {@value #CHUNK_ROWS}. */
+	private static Replication mixTable(TestDatabase db, String schemas, boolean fix) {
+		Replication replication = Replication.of(db, schemas).replicating("mix").withSettings((s) -> s
+			.withChecksum(ChecksumSettings.DEFAULTS.withChunkRows(CHUNK_ROWS).withFixDifferences(fix)));
 		StringBuilder insert = new StringBuilder(
 				"INSERT INTO mix (id, name, amount, at, ts, body, ratio, flags, doc) VALUES ");
 		for (int i = 1; i <= ROWS; i++) {
@@ -135,35 +111,19 @@ class ChecksumIT {
 			insert.append((i > 1) ? ", " : "")
 				.append(String.join(", ", "(" + (2 * i), name, amount, at, ts, body, ratio, flags, doc + ")"));
 		}
-		db.server().execute(schema, "CREATE TABLE mix (id INT NOT NULL PRIMARY KEY, name VARCHAR(40) NULL, "
+		replication.onSource("CREATE TABLE mix (id INT NOT NULL PRIMARY KEY, name VARCHAR(40) NULL, "
 				+ "amount DECIMAL(12,3) NULL, at DATETIME(6) NULL, ts TIMESTAMP(6) NULL DEFAULT NULL, body BLOB NULL, "
 				+ "ratio FLOAT NULL, flags BIT(5) NULL, doc JSON NULL) DEFAULT CHARSET = utf8mb4", insert.toString());
-	}
-
-	private static PipelineSettings settings(String src, String dst, boolean fix) {
-		SourceSettings source = new SourceSettings(db.server().host(), db.server().port(), db.server().username(),
-				db.server().password(), 10_000 + java.util.concurrent.ThreadLocalRandom.current().nextInt(1_000_000),
-				Duration.ofSeconds(10), Duration.ofSeconds(1));
-		return PipelineSettings
-			.of(source, List.of(new TableMapping(new TableId(src, "mix"), new TableId(dst, "mix"))),
-					new TableId(dst, "tributary_checkpoint"))
-			.withChecksum(ChecksumSettings.DEFAULTS.withChunkRows(CHUNK_ROWS).withFixDifferences(fix));
+		return replication;
 	}
 
 	/** Waits for the pass that follows the snapshot to end, and returns its counters. */
-	static TableStatus.Checksum awaitChecksumDone(Pipeline pipeline) throws InterruptedException {
-		long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
-		while (true) {
-			PipelineStatus status = pipeline.status();
-			TableStatus table = status.tables().get(0);
-			if (table.phase() != Phase.SNAPSHOTTING && table.checksum().state() == State.DONE) {
-				return table.checksum();
-			}
+	private static TableStatus.Checksum awaitChecksumDone(RunningPipeline pipeline) throws Exception {
+		return pipeline.awaitTable((table) -> {
 			assertThat(table.checksum().state()).as("checksum of %s", table).isNotEqualTo(State.FAILED);
 			assertThat(table.phase()).isNotEqualTo(Phase.FAILED);
-			assertThat(System.nanoTime()).as("checksum done in time; status: %s", status).isLessThan(deadline);
-			Thread.sleep(50);
-		}
+			return table.phase() != Phase.SNAPSHOTTING && table.checksum().state() == State.DONE;
+		}, Duration.ofMinutes(3)).checksum();
 	}
 
 }

@@ -10,21 +10,14 @@ import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
-import javax.sql.DataSource;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.tributary.checkpoint.KeyText;
-import io.tributary.source.SourceSettings;
-import io.tributary.status.TableStatus.Phase;
+import io.tributary.test.Await;
 import io.tributary.test.DatabaseExtension;
-import io.tributary.test.TableComparison;
 import io.tributary.test.TestDatabase;
-import io.tributary.test.Workload;
 
-import static io.tributary.pipeline.ReplicationIT.awaitTable;
-import static io.tributary.pipeline.ReplicationIT.table;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -39,70 +32,65 @@ class KillMidCopyIT {
 
 	@Test
 	void killedCopyContinuesFromItsCheckpointReadingLittleAgain(TestDatabase db) throws Exception {
-		ReplicationIT.server(db);
-		String src = db.schema("kill_src");
-		String dst = db.schema("kill_dst");
-		DataSource pool = db.dataSource(null);
-		Workload.createOrdersTable(pool, src + ".orders", ROWS);
+		Replication replication = Replication.of(db, "kill").replicating("orders");
+		replication.createOrdersTable(ROWS);
 		Path log = Files.createTempFile("kill-mid-copy", ".log");
 		long serverId = 10_000 + ThreadLocalRandom.current().nextInt(1_000_000);
 		Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
 				System.getProperty("java.class.path"), CopyProcess.class.getName(), db.jdbcUrl(null),
 				db.server().username(), db.server().password(), db.server().host(),
-				Integer.toString(db.server().port()), Long.toString(serverId), src, dst, "orders")
+				Integer.toString(db.server().port()), Long.toString(serverId), replication.source(),
+				replication.target(), "orders")
 			.redirectErrorStream(true)
 			.redirectOutput(log.toFile())
 			.start();
 		long copiedBefore;
 		try {
-			long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
-			while (checkpointedUpTo(pool, dst) < ROWS / 2) {
+			Await.until("checkpoint past half; child output in " + log, Duration.ofMinutes(3), () -> {
 				assertThat(child.isAlive()).as("child process alive; its output: %s", Files.readString(log)).isTrue();
-				assertThat(System.nanoTime()).as("checkpoint past half; child output: %s", Files.readString(log))
-					.isLessThan(deadline);
-				Thread.sleep(10);
-			}
+				return checkpointedUpTo(replication) >= ROWS / 2;
+			});
 			child.destroyForcibly();
 			assertThat(child.waitFor(1, TimeUnit.MINUTES)).isTrue();
-			copiedBefore = count(pool, dst + ".orders");
+			copiedBefore = replication.countInTarget("orders");
 		}
 		finally {
 			child.destroyForcibly();
 			child.waitFor(1, TimeUnit.MINUTES);
 		}
 		assertThat(copiedBefore).as("rows in the target when killed").isLessThan(ROWS);
-		db.server().execute(src, "UPDATE orders SET amount = amount + 1 WHERE id % 1000 = 7",
+		replication.onSource("UPDATE orders SET amount = amount + 1 WHERE id % 1000 = 7",
 				"DELETE FROM orders WHERE id % 997 = 3", "INSERT INTO orders (customer_id, status, amount, created_at) "
 						+ "VALUES (1, 'NEW', 1.00, NOW(6)), (2, 'NEW', 2.00, NOW(6))");
-		SourceSettings source = ReplicationIT.settings(src, dst, "orders").source();
-		try (Pipeline second = new Pipeline(CopyProcess.settings(source, src, dst, "orders"), pool, pool)) {
-			second.start();
-			awaitTable(second, (t) -> t.phase() == Phase.STREAMING, Duration.ofMinutes(2));
-			second.awaitCaughtUp(Duration.ofMinutes(1));
-			long secondRun = table(second).rowsCopied();
+		Replication continuing = replication.withSettings(
+				(s) -> CopyProcess.settings(s.source(), replication.source(), replication.target(), "orders"));
+		try (RunningPipeline second = continuing.startStreaming(Duration.ofMinutes(2))) {
+			second.awaitCaughtUp();
+			long secondRun = second.table().rowsCopied();
 			long reread = secondRun - (ROWS - copiedBefore);
 			System.out.printf("Killed with %d rows in the target; the restart copied %d, %d of them again%n",
 					copiedBefore, secondRun, reread);
 			assertThat(secondRun).as("rows copied after the restart").isLessThan(ROWS * 6L / 10);
 			assertThat(reread).as("rows read again after the kill (%d in the target, %d copied after)", copiedBefore,
 					secondRun).isLessThan(ROWS / 10);
-			TableComparison.assertEqual(pool, src + ".orders", pool, dst + ".orders");
+			replication.assertEqual("orders");
 		}
 		Files.deleteIfExists(log);
 	}
 
 	/** Returns the dense key the checkpoint says the copy reached, 0 before it says anything. */
-	private static long checkpointedUpTo(DataSource pool, String dst) throws Exception {
-		try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement()) {
+	private static long checkpointedUpTo(Replication replication) throws Exception {
+		try (Connection connection = replication.pool().getConnection();
+				Statement statement = connection.createStatement()) {
 			try (ResultSet tables = statement.executeQuery("SELECT COUNT(*) FROM information_schema.TABLES "
-					+ "WHERE TABLE_SCHEMA = '" + dst + "' AND TABLE_NAME = 'tributary_checkpoint'")) {
+					+ "WHERE TABLE_SCHEMA = '" + replication.target() + "' AND TABLE_NAME = 'tributary_checkpoint'")) {
 				tables.next();
 				if (tables.getLong(1) == 0) {
 					return 0;
 				}
 			}
-			try (PreparedStatement query = connection.prepareStatement(
-					"SELECT copied_up_to, snapshot_done FROM " + dst + ".tributary_checkpoint WHERE source_table LIKE ?")) {
+			try (PreparedStatement query = connection.prepareStatement("SELECT copied_up_to, snapshot_done FROM "
+					+ replication.targetTable("tributary_checkpoint") + " WHERE source_table LIKE ?")) {
 				query.setString(1, "%.orders");
 				try (ResultSet rs = query.executeQuery()) {
 					if (!rs.next()) {
@@ -113,14 +101,6 @@ class KillMidCopyIT {
 					return (text != null) ? ((Number) KeyText.parse(text)[0]).longValue() : 0;
 				}
 			}
-		}
-	}
-
-	private static long count(DataSource pool, String table) throws Exception {
-		try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement();
-				ResultSet rs = statement.executeQuery("SELECT COUNT(*) FROM " + table)) {
-			rs.next();
-			return rs.getLong(1);
 		}
 	}
 

@@ -1,10 +1,8 @@
 package io.tributary.pipeline;
 
-import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.ThreadLocalRandom;
-
-import javax.sql.DataSource;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
@@ -13,18 +11,14 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.tributary.source.SourceSettings;
 import io.tributary.source.SslMode;
-import io.tributary.source.TableId;
 import io.tributary.source.binlog.BinlogChangeSource;
 import io.tributary.source.binlog.IgnoringHandler;
 import io.tributary.source.binlog.SourceJdbc;
 import io.tributary.source.binlog.SourceQueries;
-import io.tributary.status.TableStatus.Phase;
+import io.tributary.test.Await;
 import io.tributary.test.DatabaseExtension;
-import io.tributary.test.TableComparison;
 import io.tributary.test.TestDatabase;
 
-import static io.tributary.pipeline.ReplicationIT.awaitTable;
-import static io.tributary.pipeline.ReplicationIT.table;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
@@ -42,42 +36,35 @@ class Sha2AccountIT {
 	@Test
 	void aFirstLoginWithCachingSha2ReplicatesOverPlainAndTlsConnections(TestDatabase db) throws Exception {
 		assumeFalse(db.server().isMariaDb(), "caching_sha2_password is a MySQL authentication plugin");
-		ReplicationIT.server(db);
 		for (SslMode mode : List.of(SslMode.DISABLED, SslMode.REQUIRED)) {
-			String name = mode.name().toLowerCase(java.util.Locale.ROOT);
-			String src = db.schema("sha2_" + name + "_src");
-			String dst = db.schema("sha2_" + name + "_dst");
+			String name = mode.name().toLowerCase(Locale.ROOT);
+			Replication replication = Replication.of(db, "sha2_" + name);
 			String user = "sha2_" + name;
-			db.server().execute(src, "CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(20) NOT NULL)",
+			replication.onSource("CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(20) NOT NULL)",
 					"INSERT INTO t VALUES (1, 'one'), (2, 'two'), (3, 'three')");
 			db.server().execute(null, "CREATE USER '" + user + "'@'%' IDENTIFIED WITH caching_sha2_password BY '"
 					+ PASSWORD + "'", "GRANT REPLICATION SLAVE, REPLICATION CLIENT ON *.* TO '" + user + "'@'%'",
-					"GRANT SELECT ON `" + src + "`.* TO '" + user + "'@'%'", "FLUSH PRIVILEGES");
-			PipelineSettings base = ReplicationIT.settings(src, dst, "t");
+					"GRANT SELECT ON `" + replication.source() + "`.* TO '" + user + "'@'%'", "FLUSH PRIVILEGES");
 			SourceSettings account = new SourceSettings(db.server().host(), db.server().port(), user, PASSWORD,
 					20_000 + ThreadLocalRandom.current().nextInt(1_000_000), null, null, mode, null);
-			DataSource target = db.dataSource(null);
 			// The binlog connection logs in first, before any JDBC connection has put the account's
 			// hash into the server's cache: the full exchange.
 			try (BinlogChangeSource reader = new BinlogChangeSource(account, new IgnoringHandler())) {
-				reader.start(SourceQueries.head(target));
-				long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
-				while (!reader.isConnected()) {
+				reader.start(SourceQueries.head(replication.pool()));
+				Await.until(mode + " binlog login", Replication.WAIT, () -> {
 					assertThat(reader.lastError()).as("%s binlog login", mode).isNull();
-					assertThat(System.nanoTime()).as("%s binlog login", mode).isLessThan(deadline);
-					Thread.sleep(20);
-				}
+					return reader.isConnected();
+				});
 			}
 			try (HikariDataSource source = pool(account);
-					Pipeline pipeline = new Pipeline(base.withSource(account), source, target)) {
-				pipeline.start();
-				awaitTable(pipeline, (t) -> t.phase() == Phase.STREAMING, Duration.ofMinutes(1));
-				db.server().execute(src, "INSERT INTO t VALUES (4, 'four')", "UPDATE t SET v = 'uno' WHERE id = 1");
-				pipeline.awaitCaughtUp(Duration.ofMinutes(1));
-				assertThat(table(pipeline).rowsCopied()).as("%s", mode).isEqualTo(3);
+					RunningPipeline pipeline = replication.withSourcePool(source)
+						.withSettings((s) -> s.withSource(account))
+						.startStreaming()) {
+				replication.onSource("INSERT INTO t VALUES (4, 'four')", "UPDATE t SET v = 'uno' WHERE id = 1");
+				pipeline.awaitCaughtUp();
+				assertThat(pipeline.table().rowsCopied()).as("%s", mode).isEqualTo(3);
 				assertThat(pipeline.status().source().connected()).as("%s", mode).isTrue();
-				TableComparison.assertEqual(target, new TableId(src, "t").toString(), target,
-						new TableId(dst, "t").toString());
+				replication.assertEqual("t");
 			}
 		}
 	}

@@ -1,9 +1,6 @@
 package io.tributary.pipeline;
 
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
-
-import javax.sql.DataSource;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -12,17 +9,13 @@ import org.slf4j.LoggerFactory;
 
 import io.tributary.checksum.ChecksumSettings;
 import io.tributary.copy.CopySizing;
-import io.tributary.source.TableId;
 import io.tributary.status.TableStatus;
 import io.tributary.status.TableStatus.Checksum.State;
 import io.tributary.status.TableStatus.Phase;
 import io.tributary.test.DatabaseExtension;
-import io.tributary.test.TableComparison;
 import io.tributary.test.TestDatabase;
 import io.tributary.test.Workload;
 
-import static io.tributary.pipeline.ReplicationIT.awaitTable;
-import static io.tributary.pipeline.ReplicationIT.table;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -42,15 +35,12 @@ class SnapshotConvergenceIT {
 
 	@Test
 	void copyUnderWritesAndKeyMovesConvergesWithoutRepairs(TestDatabase db) throws Exception {
-		ReplicationIT.server(db);
-		String src = db.schema("conv_src");
-		String dst = db.schema("conv_dst");
-		DataSource pool = db.dataSource(null);
-		Workload.createOrdersTable(pool, src + ".orders", ROWS);
-		PipelineSettings settings = ReplicationIT.settings(src, dst, "orders")
-			.withCopy(new CopySizing(2, CHUNK_ROWS, CHUNK_ROWS, CHUNK_ROWS, Duration.ofMillis(500)))
-			.withChecksum(ChecksumSettings.DEFAULTS.withChunkRows(CHUNK_ROWS));
-		Workload workload = Workload.builder(pool, src + ".orders")
+		Replication replication = Replication.of(db, "conv").replicating("orders")
+			.withSettings((s) -> s
+				.withCopy(new CopySizing(2, CHUNK_ROWS, CHUNK_ROWS, CHUNK_ROWS, Duration.ofMillis(500)))
+				.withChecksum(ChecksumSettings.DEFAULTS.withChunkRows(CHUNK_ROWS)));
+		replication.createOrdersTable(ROWS);
+		Workload workload = replication.workload("orders")
 			.threads(2)
 			.ratePerSecond(500)
 			.mix(25, 45, 10, 20)
@@ -58,15 +48,14 @@ class SnapshotConvergenceIT {
 			.seed(System.nanoTime())
 			.build();
 		workload.start();
-		try (Pipeline pipeline = new Pipeline(settings, pool, pool)) {
-			pipeline.start();
-			awaitTable(pipeline, (t) -> t.phase() != Phase.SNAPSHOTTING && t.checksum().state() != State.RUNNING
-					&& t.checksum().state() != State.IDLE, Duration.ofMinutes(4));
-			TableStatus afterCopy = table(pipeline);
+		try (RunningPipeline pipeline = replication.start()) {
+			TableStatus afterCopy = pipeline.awaitTable((t) -> t.phase() != Phase.SNAPSHOTTING
+					&& t.checksum().state() != State.RUNNING && t.checksum().state() != State.IDLE,
+					Duration.ofMinutes(4));
 			workload.stop();
 			pipeline.awaitCaughtUp(Duration.ofMinutes(2));
-			TableComparison.assertEqual(pool, src + ".orders", pool, dst + ".orders");
-			TableStatus.Checksum quiet = pipeline.checksum(new TableId(src, "orders")).get(3, TimeUnit.MINUTES);
+			replication.assertEqual("orders");
+			TableStatus.Checksum quiet = pipeline.checksum("orders", Duration.ofMinutes(3));
 			TableStatus.Checksum during = afterCopy.checksum();
 			Workload.Counts counts = workload.counts();
 			logger.info("Convergence figures on {}: copied {} rows in {} chunks, dropped above the high watermark {}, "

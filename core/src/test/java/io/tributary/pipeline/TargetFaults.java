@@ -6,7 +6,7 @@ import java.sql.Statement;
 
 import javax.sql.DataSource;
 
-import io.tributary.test.TestDatabase;
+import io.tributary.test.SchemaPair;
 
 /**
  * Faults injected into a real target table through triggers, so the pipeline meets them exactly
@@ -33,9 +33,9 @@ final class TargetFaults implements AutoCloseable {
 		this.control = control;
 	}
 
-	/** Creates the control table in {@code schema} and the triggers on {@code schema.table}. */
-	static TargetFaults install(TestDatabase db, String schema, String table) {
-		String control = "`" + schema + "`.tributary_faults";
+	/** Creates the control table in the target schema and the triggers on its {@code table}. */
+	static TargetFaults install(SchemaPair schemas, String table) {
+		String control = "`" + schemas.target() + "`.tributary_faults";
 		String body = "BEGIN DECLARE g INT; DECLARE e INT; "
 				+ "SELECT gate INTO g FROM " + control + " WHERE id = 1; "
 				+ "IF g = 1 THEN SET @tributary_gate = GET_LOCK('" + GATE + "', 120); "
@@ -44,11 +44,11 @@ final class TargetFaults implements AutoCloseable {
 				+ "SELECT fail_errno INTO e FROM " + control + " WHERE id = 1 LOCK IN SHARE MODE; "
 				+ "IF e = 1213 THEN SIGNAL SQLSTATE '40001' SET MESSAGE_TEXT = 'injected deadlock', MYSQL_ERRNO = 1213; "
 				+ "ELSEIF e <> 0 THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'injected failure'; END IF; END";
-		db.server().execute(schema, "CREATE TABLE tributary_faults (id INT PRIMARY KEY, gate INT NOT NULL, "
+		schemas.onTarget("CREATE TABLE tributary_faults (id INT PRIMARY KEY, gate INT NOT NULL, "
 				+ "fail_errno INT NOT NULL) ENGINE=InnoDB", "INSERT INTO tributary_faults VALUES (1, 0, 0)",
 				"CREATE TRIGGER " + table + "_faults_ins BEFORE INSERT ON `" + table + "` FOR EACH ROW " + body,
 				"CREATE TRIGGER " + table + "_faults_del BEFORE DELETE ON `" + table + "` FOR EACH ROW " + body);
-		return new TargetFaults(db.dataSource(null), control);
+		return new TargetFaults(schemas.pool(), control);
 	}
 
 	/** Makes every write of the target fail with the given error number; 0 heals it. */

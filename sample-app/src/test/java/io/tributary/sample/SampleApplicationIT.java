@@ -14,6 +14,8 @@ import tools.jackson.databind.json.JsonMapper;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
+import io.tributary.test.Await;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -75,16 +77,8 @@ class SampleApplicationIT {
 	}
 
 	private JsonNode await(Predicate<JsonNode> condition) throws Exception {
-		long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
-		JsonNode status = null;
-		while (System.nanoTime() < deadline) {
-			status = JsonMapper.builder().build().readTree(get("/actuator/cdc"));
-			if (condition.test(status)) {
-				return status;
-			}
-			Thread.sleep(200);
-		}
-		throw new AssertionError("Condition not reached within 2 minutes; last status: " + status);
+		return Await.value("a condition on /actuator/cdc", Duration.ofMinutes(2),
+				() -> JsonMapper.builder().build().readTree(get("/actuator/cdc")), condition);
 	}
 
 	private String get(String path) throws Exception {

@@ -483,6 +483,24 @@ public final class Workload {
     }
 
     /**
+     * Starts a workload limited by {@link Builder#maxOperations(long)}, waits for it to run all its
+     * statements, and stops it: changes made while, for example, no pipeline runs.
+     *
+     * @return the counters of the finished workload
+     * @throws AssertionError if the statements have not all run within {@code timeout}
+     * @throws IllegalStateException whose cause is the first unexpected error of a worker thread
+     */
+    public Counts runToCompletion(Duration timeout) {
+        start();
+        boolean completed = awaitCompletion(timeout);
+        stop();
+        if (!completed) {
+            throw new AssertionError("workload on " + table + " still running after " + timeout + ": " + counts());
+        }
+        return counts();
+    }
+
+    /**
      * A snapshot of the counters. While the workload runs the fields are read one after another,
      * not atomically together; after {@link #stop()} or a successful {@link #awaitCompletion} they
      * are final.

@@ -1,7 +1,11 @@
 /**
  * Test support for Tributary: a real MySQL or MariaDB server for integration tests, a JUnit 5
- * extension that hands each test class its own schemas, an exact row-by-row table comparison and
- * a concurrent write workload.
+ * extension that hands each test class its own schemas, an exact row-by-row table comparison, a
+ * concurrent write workload, and the database side of a replication test's fixture: a source and
+ * a target schema ({@link io.tributary.test.SchemaPair}), generated inserts
+ * ({@link io.tributary.test.InsertStatements}) and waits with a deadline
+ * ({@link io.tributary.test.Await}). The pipeline side of that fixture lives in the core module's
+ * tests, since this module cannot depend on the core.
  *
  * <p>Invariants this package guards:
  *
@@ -23,6 +27,9 @@
  *       from every non-NULL value.
  *   <li>{@link io.tributary.test.Workload} counts only committed changes that affected a row, so
  *       its inserts minus its deletes equal the change in the table's row count.
+ *   <li>{@link io.tributary.test.Await} never waits past its deadline and never sleeps longer than
+ *       one poll between two looks at the condition; a wait that runs out is an
+ *       {@link java.lang.AssertionError} naming what was awaited.
  * </ul>
  */
 package io.tributary.test;

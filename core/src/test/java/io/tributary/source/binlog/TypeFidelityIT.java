@@ -4,21 +4,13 @@ import java.time.Duration;
 import java.util.List;
 import java.util.TimeZone;
 
-import javax.sql.DataSource;
-
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import io.tributary.checksum.ChecksumSettings;
-import io.tributary.pipeline.Pipeline;
-import io.tributary.pipeline.PipelineSettings;
-import io.tributary.pipeline.TableMapping;
-import io.tributary.source.SourceSettings;
-import io.tributary.source.TableId;
-import io.tributary.status.TableStatus.Phase;
+import io.tributary.pipeline.Replication;
+import io.tributary.pipeline.RunningPipeline;
+import io.tributary.status.TableStatus;
 import io.tributary.test.DatabaseExtension;
-import io.tributary.test.TableComparison;
 import io.tributary.test.TestDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -72,53 +64,30 @@ class TypeFidelityIT {
 					+ "'-12:00:00.5', '2024-02-29 12:00:00', NULL, '2024-03-31 02:30:00.123456', "
 					+ "'2024-03-31 01:30:00', '2024-10-27 01:30:00.5', 0, NULL)");
 
-	private static TestDatabase db;
-
-	@BeforeAll
-	static void server(TestDatabase database) {
-		db = database;
-	}
-
 	@Test
-	void everyTypeArrivesExactlyThroughSnapshotAndBinlog() throws Exception {
+	void everyTypeArrivesExactlyThroughSnapshotAndBinlog(TestDatabase db) throws Exception {
 		assertThat(TimeZone.getDefault().getRawOffset()).as("JVM time zone offset").isNotZero();
-		String src = db.schema("types_src");
-		String dst = db.schema("types_dst");
-		db.server().execute(src, "CREATE TABLE t (" + COLUMNS + ") DEFAULT CHARSET = utf8mb4");
-		insert(src, 1);
-		DataSource pool = db.dataSource(null);
-		SourceSettings source = new SourceSettings(db.server().host(), db.server().port(), db.server().username(),
-				db.server().password(), 777_000 + (long) (Math.random() * 1000), Duration.ofSeconds(10),
-				Duration.ofSeconds(1));
-		PipelineSettings settings = PipelineSettings.of(source,
-				List.of(new TableMapping(new TableId(src, "t"), new TableId(dst, "t"))),
-				new TableId(dst, "tributary_checkpoint"))
-			.withChecksum(ChecksumSettings.DEFAULTS.withFixDifferences(false));
-		try (Pipeline pipeline = new Pipeline(settings, pool, pool)) {
-			pipeline.start();
-			long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
-			while (pipeline.status().tables().get(0).phase() != Phase.STREAMING) {
-				assertThat(pipeline.status().tables().get(0).phase()).isNotEqualTo(Phase.FAILED);
-				assertThat(System.nanoTime()).as("streaming within a minute: " + pipeline.status())
-					.isLessThan(deadline);
-				Thread.sleep(20);
-			}
+		Replication replication = Replication.of(db, "types");
+		replication.onSource("CREATE TABLE t (" + COLUMNS + ") DEFAULT CHARSET = utf8mb4");
+		replication.onSource(insert(1));
+		try (RunningPipeline pipeline = replication.startStreaming()) {
 			// The same values again, now through the binlog, then updated in place.
-			insert(src, 11);
-			db.server().execute(src, "UPDATE t SET id = id + 100 WHERE id = 13", "UPDATE t SET vc = CONCAT(vc, '!') WHERE id = 12");
-			pipeline.awaitCaughtUp(Duration.ofMinutes(1));
-			assertThat(pipeline.status().tables().get(0).lastError()).isNull();
-			TableComparison.assertEqual(pool, src + ".t", pool, dst + ".t");
+			replication.onSource(insert(11));
+			replication.onSource("UPDATE t SET id = id + 100 WHERE id = 13",
+					"UPDATE t SET vc = CONCAT(vc, '!') WHERE id = 12");
+			pipeline.awaitCaughtUp();
+			assertThat(pipeline.table().lastError()).isNull();
+			replication.assertEqual("t");
 			// The checksum compares stored values, finer than the rendered text compared above
 			// (a FLOAT renders with six digits on MariaDB), and must find every type equal.
-			io.tributary.status.TableStatus.Checksum checksum = pipeline.checksum(new TableId(src, "t"))
-				.get(1, java.util.concurrent.TimeUnit.MINUTES);
+			TableStatus.Checksum checksum = pipeline.checksum("t", Duration.ofMinutes(1));
 			assertThat(checksum.rowsChecked()).isEqualTo(6);
 			assertThat(checksum.chunksDiffering()).as("%s", checksum).isZero();
 		}
 	}
 
-	private static void insert(String schema, int firstId) {
+	/** Statements inserting the rows of {@link #ROWS} from id {@code firstId} on. */
+	private static String[] insert(int firstId) {
 		String[] statements = new String[ROWS.size() + 2];
 		// Zero dates and the extreme TIME values need a permissive SQL mode.
 		statements[0] = "SET SESSION sql_mode = '', time_zone = '+00:00'";
@@ -127,7 +96,7 @@ class TypeFidelityIT {
 			statements[i + 1] = "INSERT INTO t VALUES " + row.substring(0, row.length() - 1) + FRACTIONS;
 		}
 		statements[ROWS.size() + 1] = "SET SESSION sql_mode = DEFAULT, time_zone = DEFAULT";
-		db.server().execute(schema, statements);
+		return statements;
 	}
 
 }

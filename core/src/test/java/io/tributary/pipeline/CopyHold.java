@@ -1,0 +1,96 @@
+package io.tributary.pipeline;
+
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+import io.tributary.copy.Copier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Holds a snapshot's copier before it dispatches a chosen chunk until the test releases it, so the
+ * test can act while the copy is part-way through. The copier waits at most two minutes.
+ *
+ * <pre>{@code
+ * CopyHold hold = CopyHold.afterFirstChunk();
+ * try (RunningPipeline pipeline = replication.start((p) -> p.observeChunks(hold))) {
+ *     hold.whileHeld(() -> replication.onSource("DELETE FROM t"));
+ *     pipeline.awaitPhase(Phase.STREAMING);
+ * }
+ * }</pre>
+ */
+class CopyHold implements Copier.ChunkObserver {
+
+	private final Predicate<Object[]> holdBefore;
+
+	private final CountDownLatch held = new CountDownLatch(1);
+
+	private final CountDownLatch release = new CountDownLatch(1);
+
+	/** @param holdBefore whether to hold before the chunk that starts after the given key */
+	CopyHold(Predicate<Object[]> holdBefore) {
+		this.holdBefore = holdBefore;
+	}
+
+	/** Holds before the second chunk. */
+	static CopyHold afterFirstChunk() {
+		return new CopyHold((lowerExclusive) -> lowerExclusive != null);
+	}
+
+	/** Holds before the first chunk that starts after a (single integer) key of at least {@code key}. */
+	static CopyHold atKey(long key) {
+		return new CopyHold(
+				(lowerExclusive) -> lowerExclusive != null && ((Number) lowerExclusive[0]).longValue() >= key);
+	}
+
+	/** Never holds; for subclasses that only record chunks. */
+	static CopyHold never() {
+		return new CopyHold((lowerExclusive) -> false);
+	}
+
+	@Override
+	public void beforeDispatch(Object[] lowerExclusive) {
+		if (this.held.getCount() > 0 && this.holdBefore.test(lowerExclusive)) {
+			this.held.countDown();
+			try {
+				this.release.await(2, TimeUnit.MINUTES);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	/** Waits until the copier is held. */
+	void awaitHeld(Duration timeout) throws InterruptedException {
+		assertThat(this.held.await(timeout.toMillis(), TimeUnit.MILLISECONDS)).as("copier held within %s", timeout)
+			.isTrue();
+	}
+
+	/** Lets the copier go on, now and at any later hold. */
+	void release() {
+		this.release.countDown();
+	}
+
+	/** Waits up to {@link Replication#WAIT} until the copier is held, runs {@code action}, and releases it. */
+	void whileHeld(Action action) throws Exception {
+		awaitHeld(Replication.WAIT);
+		try {
+			action.run();
+		}
+		finally {
+			release();
+		}
+	}
+
+	/** What a test does while the copy is held. */
+	@FunctionalInterface
+	interface Action {
+
+		void run() throws Exception;
+
+	}
+
+}

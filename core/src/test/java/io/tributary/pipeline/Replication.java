@@ -1,0 +1,191 @@
+package io.tributary.pipeline;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
+
+import javax.sql.DataSource;
+
+import io.tributary.checksum.ChecksumSettings;
+import io.tributary.source.Position;
+import io.tributary.source.SourceSettings;
+import io.tributary.source.TableId;
+import io.tributary.status.PipelineStatus;
+import io.tributary.status.TableStatus.Phase;
+import io.tributary.test.SchemaPair;
+import io.tributary.test.TestDatabase;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The fixture of a replication test: a source and a target schema on the shared test server (see
+ * {@link SchemaPair} for the statements, queries and row-by-row comparison) and the settings of a
+ * pipeline between them, which the test starts as a {@link RunningPipeline} and watches.
+ *
+ * <pre>{@code
+ * @ExtendWith(DatabaseExtension.class)
+ * class SomeRaceIT {
+ *
+ *     @Test
+ *     void changeDuringTheRaceConverges(TestDatabase db) throws Exception {
+ *         Replication replication = Replication.of(db, "race").withSettings((s) -> s.withChunkRows(1_000));
+ *         replication.onSource("CREATE TABLE t (id INT PRIMARY KEY, v INT)", "INSERT INTO t VALUES (1, 0)");
+ *         try (RunningPipeline pipeline = replication.startStreaming()) {
+ *             replication.onSource("UPDATE t SET v = 1 WHERE id = 1");
+ *             pipeline.awaitTable((t) -> t.keysAdded() > 0);
+ *             pipeline.awaitCaughtUp();
+ *             replication.assertEqual("t");
+ *         }
+ *     }
+ * }
+ * }</pre>
+ *
+ * <p>It replicates {@code <name>_src.t} to {@code <name>_dst.t} unless {@link #replicating} names
+ * other tables, with the checkpoint table {@code tributary_checkpoint} in the target schema, a
+ * random replica server id, and a checksum after each snapshot that reports differences but
+ * never repairs them: a repair must not hide a loss a test looks for. Like Spring Boot's
+ * {@code ApplicationContextRunner} it is immutable: {@code replicating} and the {@code with}
+ * methods return a new instance over the same schemas and the same replica server id, so one
+ * test can stop a pipeline and start another that resumes from its checkpoint.
+ */
+public final class Replication extends SchemaPair {
+
+	/** How long the waits without an explicit timeout wait. */
+	public static final Duration WAIT = Duration.ofMinutes(1);
+
+	private final String name;
+
+	private final PipelineSettings settings;
+
+	private final DataSource sourcePool;
+
+	private Replication(TestDatabase database, String name, PipelineSettings settings, DataSource sourcePool) {
+		super(database, name);
+		this.name = name;
+		this.settings = (settings != null) ? settings : defaults(database, source(), target());
+		this.sourcePool = sourcePool;
+	}
+
+	/**
+	 * Replicates table {@code t} from the schema {@code <name>_src} to {@code <name>_dst}, which are
+	 * created empty the first time the test class names them.
+	 */
+	public static Replication of(TestDatabase database, String name) {
+		return new Replication(database, name, null, null);
+	}
+
+	private static PipelineSettings defaults(TestDatabase database, String source, String target) {
+		SourceSettings server = new SourceSettings(database.server().host(), database.server().port(),
+				database.server().username(), database.server().password(),
+				10_000 + ThreadLocalRandom.current().nextInt(1_000_000), Duration.ofSeconds(10), Duration.ofSeconds(1));
+		return PipelineSettings
+			.of(server, List.of(new TableMapping(new TableId(source, "t"), new TableId(target, "t"))),
+					new TableId(target, "tributary_checkpoint"))
+			.withChecksum(ChecksumSettings.DEFAULTS.withFixDifferences(false));
+	}
+
+	/** Replicates these tables of the source schema, each to the table of the same name in the target. */
+	public Replication replicating(String... tables) {
+		return withSettings((s) -> s.withTables(Arrays.stream(tables).map(this::mapping).toList()));
+	}
+
+	/** Replicates with settings changed, for example {@code withSettings((s) -> s.withChunkRows(1_000))}. */
+	public Replication withSettings(UnaryOperator<PipelineSettings> change) {
+		return new Replication(database(), this.name, change.apply(this.settings), this.sourcePool);
+	}
+
+	/** Reads the source through another pool, for example one that logs in as another account. */
+	public Replication withSourcePool(DataSource pool) {
+		return new Replication(database(), this.name, this.settings, pool);
+	}
+
+	/** The settings a started pipeline gets. */
+	public PipelineSettings settings() {
+		return this.settings;
+	}
+
+	/** Maps the source schema's {@code table} to the target schema's table of that name. */
+	public TableMapping mapping(String table) {
+		return new TableMapping(new TableId(source(), table), new TableId(target(), table));
+	}
+
+	/** Starts a pipeline; close it to stop it gracefully. */
+	public RunningPipeline start() {
+		return start((pipeline) -> {
+		});
+	}
+
+	/**
+	 * Starts a pipeline after {@code beforeStart} has seen it, for instance to install a test hook
+	 * such as {@code observeChunks} that must be in place before the copy begins.
+	 */
+	public RunningPipeline start(Consumer<Pipeline> beforeStart) {
+		DataSource target = pool();
+		Pipeline pipeline = new Pipeline(this.settings, (this.sourcePool != null) ? this.sourcePool : target, target);
+		beforeStart.accept(pipeline);
+		pipeline.start();
+		return new RunningPipeline(this, pipeline);
+	}
+
+	/** Starts a pipeline and waits up to {@link #WAIT} for its first table to stream. */
+	public RunningPipeline startStreaming() throws Exception {
+		return startStreaming(WAIT);
+	}
+
+	/** Starts a pipeline and waits for its first table to stream; stops it again if that fails. */
+	public RunningPipeline startStreaming(Duration timeout) throws Exception {
+		RunningPipeline running = start();
+		try {
+			running.awaitPhase(Phase.STREAMING, timeout);
+			return running;
+		}
+		catch (Exception | Error ex) {
+			running.close();
+			throw ex;
+		}
+	}
+
+	/**
+	 * Runs a pipeline until its first table streams and every change is applied, then stops it, so
+	 * the next pipeline resumes from a checkpoint; each wait gets {@link #WAIT}.
+	 */
+	public void runUntilCaughtUp() throws Exception {
+		runUntilCaughtUp(WAIT);
+	}
+
+	/** {@link #runUntilCaughtUp()} with another timeout for each wait. */
+	public void runUntilCaughtUp(Duration timeout) throws Exception {
+		try (RunningPipeline pipeline = startStreaming(timeout)) {
+			pipeline.awaitCaughtUp(timeout);
+		}
+	}
+
+	/**
+	 * Runs a pipeline until its copy is about to dispatch the chunk after key {@code key} of the
+	 * first table (a single integer key), holds the copy there, stops the pipeline gracefully while
+	 * it is held, and returns the rows the copy landed.
+	 */
+	public long stopCopyAt(long key) throws Exception {
+		CopyHold hold = CopyHold.atKey(key);
+		RunningPipeline first = start((pipeline) -> pipeline.observeChunks(hold));
+		hold.awaitHeld(Duration.ofMinutes(2));
+		Thread stopping = new Thread(first::close);
+		stopping.start();
+		first.awaitStatus("stopping", (status) -> status.state() == PipelineStatus.State.STOPPING, WAIT);
+		hold.release();
+		stopping.join(120_000);
+		assertThat(first.status().state()).isEqualTo(PipelineStatus.State.STOPPED);
+		return first.table().rowsCopied();
+	}
+
+	/** The position the checkpoint table holds for the source schema's {@code table}. */
+	public Position checkpoint(String table) throws Exception {
+		String position = queryString("SELECT binlog_position FROM " + targetTable("tributary_checkpoint")
+				+ " WHERE source_table = '" + sourceTable(table) + "'");
+		assertThat(position).as("checkpoint of %s", sourceTable(table)).isNotNull();
+		return Position.parse(position);
+	}
+}
