@@ -22,10 +22,11 @@ import io.tributary.source.TableId;
  * into {@link RowChange}s. One instance, and one connection, serves every table of that server.
  *
  * <p>The position it reports as delivered is always a transaction boundary: it moves only after a
- * transaction's commit (XID or COMMIT) or after a statement outside any transaction (DDL). When the
- * connection drops, the reader reconnects with capped exponential backoff and starts again from
- * that boundary, so a transaction cut in half is read again whole; buffering by key absorbs the
- * repeat.
+ * transaction's commit (XID or COMMIT), after a statement outside any transaction (DDL), or to the
+ * position of a heartbeat the server sends between transactions while it has nothing to send, so
+ * an idle source still reaches its head. When the connection drops, the reader reconnects with
+ * capped exponential backoff and starts again from that boundary, so a transaction cut in half is
+ * read again whole; buffering by key absorbs the repeat.
  */
 public final class BinlogChangeSource implements AutoCloseable {
 
@@ -183,6 +184,7 @@ public final class BinlogChangeSource implements AutoCloseable {
 		next.setKeepAlive(false);
 		SourceTls.configure(next, this.settings);
 		next.setConnectTimeout(this.settings.connectTimeout().toMillis());
+		// Heartbeats are what moves the delivered position of an idle source to its head.
 		next.setHeartbeatInterval(this.settings.heartbeatInterval().toMillis());
 		next.setEventDeserializer(StreamDeserializer.create(this.rows));
 		next.registerEventListener(this::onEvent);

@@ -16,8 +16,8 @@ import io.tributary.source.Position;
 /**
  * Follows a replication stream event by event and keeps the delivered position: the last
  * transaction boundary whose changes have all been handed over. It moves after a commit (XID or
- * COMMIT), after a statement outside any transaction (DDL), and at a ROTATE read between
- * transactions. Row events and schema
+ * COMMIT), after a statement outside any transaction (DDL), at a ROTATE read between
+ * transactions, and to a heartbeat's position read between transactions. Row events and schema
  * statements go to the {@link RowEventDispatch} in stream order. Events are handled on the reader
  * thread only; the delivered position is read from any thread.
  */
@@ -41,9 +41,18 @@ final class TransactionBoundaries {
 	// Reader-thread state of the connection in progress.
 	private String currentFile;
 
+	/** Whether this connection's ROTATE named its file: {@link #currentFile} is the server's own. */
+	private boolean located;
+
+	/** Whether this connection was positioned by GTID, so the server skips what the set holds. */
+	private boolean byGtid;
+
 	private boolean inTransaction;
 
 	private boolean inXaTransaction;
+
+	/** A GTID event announced a transaction whose end has not been read yet. */
+	private boolean announced;
 
 	private GtidTracker gtids;
 
@@ -73,8 +82,11 @@ final class TransactionBoundaries {
 	/** Forgets the state of the previous connection; the next one starts at {@code from}. */
 	void connecting(Position from) {
 		this.currentFile = from.file();
+		this.located = false;
+		this.byGtid = resumesByGtid(from);
 		this.inTransaction = false;
 		this.inXaTransaction = false;
+		this.announced = false;
 		this.gtids = this.gtidsAbandoned ? null : GtidTracker.startingAt(from.gtids());
 	}
 
@@ -87,23 +99,32 @@ final class TransactionBoundaries {
 			case ROTATE -> {
 				RotateEventData rotate = (RotateEventData) data;
 				this.currentFile = rotate.getBinlogFilename();
+				this.located = true;
 				this.positioned = true;
 				if (!this.inTransaction) {
 					this.delivered = Position.of(rotate.getBinlogFilename(), rotate.getBinlogPosition(),
 							(this.gtids != null) ? this.gtids.current() : null);
 				}
 			}
+			case HEARTBEAT -> {
+				if (data instanceof StreamDeserializer.Heartbeat heartbeat) {
+					onHeartbeat(heartbeat.file(), header.getNextPosition());
+				}
+			}
 			case MARIADB_GTID -> {
+				this.announced = true;
 				this.inTransaction = (((MariadbGtidEventData) data).getFlags() & 1) == 0;
 				if (this.gtids != null) {
 					this.gtids.begin(data);
 				}
 			}
 			case GTID -> {
+				this.announced = true;
 				if (this.gtids != null) {
 					this.gtids.begin(data);
 				}
 			}
+			case ANONYMOUS_GTID -> this.announced = true;
 			case QUERY -> onQuery((QueryEventData) data, header);
 			case XID -> endTransaction(header);
 			case XA_PREPARE -> {
@@ -116,6 +137,26 @@ final class TransactionBoundaries {
 			}
 			default -> {
 			}
+		}
+	}
+
+	/**
+	 * The server sends a heartbeat when it has nothing to send for a while, and while it skips
+	 * transactions a GTID-positioned connection already has: everything before the heartbeat's
+	 * position was sent or is in the executed set. Read between transactions, with nothing half
+	 * read, every change before it has been handed over, so it is delivered. On an idle source
+	 * nothing else moves the reader past a ROTATE or other events that end no transaction.
+	 */
+	private void onHeartbeat(String file, long offset) {
+		// After a GTID-positioned connection met a tagged GTID, a reconnect goes by file and offset,
+		// which a heartbeat sent in the middle of a skipped transaction would not be a boundary for.
+		if (!this.located || this.inTransaction || this.announced || offset <= 0 || (this.byGtid && this.gtidsAbandoned)
+				|| !file.equals(this.currentFile)) {
+			return;
+		}
+		Position at = Position.of(file, offset, this.delivered.gtids());
+		if (at.compareTo(this.delivered) > 0) {
+			this.delivered = at;
 		}
 	}
 
@@ -141,6 +182,7 @@ final class TransactionBoundaries {
 
 	private void endTransaction(EventHeaderV4 header) {
 		this.inTransaction = false;
+		this.announced = false;
 		String executed = null;
 		if (this.gtids != null) {
 			this.gtids.commit();
@@ -161,13 +203,30 @@ final class TransactionBoundaries {
 							+ "after a failover to another server then needs a new snapshot)", this.currentFile,
 							header.getPosition());
 				}
+				anchorBeforeTaggedTransaction(header);
 				this.gtids = null;
 				this.gtidsAbandoned = true;
+				this.announced = true;
 			}
 			case REFUSE -> this.abandon.accept("The source wrote a binlog event of type " + code + " at "
 					+ this.currentFile + ":" + header.getPosition() + ", which this reader cannot decode. Skipping it "
 					+ "could lose changes, so reading stops here; the source's server version is newer than "
 					+ "Tributary supports, or the event comes from a plugin");
+		}
+	}
+
+	/**
+	 * Moves the delivered position to the start of the transaction a tagged GTID opens. A reconnect
+	 * from here on goes by file and offset, and a heartbeat may have left the position inside a
+	 * transaction the server skipped by GTID; the start of this one is a true boundary.
+	 */
+	private void anchorBeforeTaggedTransaction(EventHeaderV4 header) {
+		if (!this.located || this.inTransaction || this.announced) {
+			return;
+		}
+		Position start = Position.of(this.currentFile, header.getPosition());
+		if (start.compareTo(this.delivered) >= 0) {
+			this.delivered = start;
 		}
 	}
 
