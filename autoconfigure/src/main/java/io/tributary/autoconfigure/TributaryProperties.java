@@ -128,9 +128,11 @@ public class TributaryProperties {
 		private Duration connectTimeout = Duration.ofSeconds(10);
 
 		/**
-		 * How often an idle source sends a heartbeat on the replication connection.
+		 * How often an idle source sends a heartbeat on the replication connection. Heartbeats move
+		 * the replication position of a source nobody writes to, so this bounds how long an idle
+		 * source reads as behind.
 		 */
-		private Duration heartbeatInterval = Duration.ofSeconds(5);
+		private Duration heartbeatInterval = Duration.ofSeconds(1);
 
 		/**
 		 * How connections to the source use TLS: disabled, preferred, required, verify-ca or

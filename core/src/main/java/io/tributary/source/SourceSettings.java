@@ -13,7 +13,9 @@ import java.util.Objects;
  * @param serverId server id this replica registers with; must differ from every other replica's
  * and the source's own
  * @param connectTimeout how long to wait for a connection
- * @param heartbeatInterval how often an idle source sends a heartbeat
+ * @param heartbeatInterval how often an idle source sends a heartbeat; heartbeats are what moves the
+ * delivered position of a source nobody writes to, so this bounds how long such a source reads as
+ * behind
  * @param sslMode how connections use TLS
  * @param sslCa PEM file of the certificate authority that signed the server's certificate, for
  * {@link SslMode#VERIFY_CA} and {@link SslMode#VERIFY_IDENTITY}; {@code null} for the JVM's
@@ -22,15 +24,22 @@ import java.util.Objects;
 public record SourceSettings(String host, int port, String username, String password, long serverId,
 		Duration connectTimeout, Duration heartbeatInterval, SslMode sslMode, String sslCa) {
 
+	/** Short, so an idle source reaches its head about a second after its last event. */
+	private static final Duration DEFAULT_HEARTBEAT_INTERVAL = Duration.ofSeconds(1);
+
 	public SourceSettings {
 		Objects.requireNonNull(host, "host");
 		Objects.requireNonNull(username, "username");
 		password = (password != null) ? password : "";
 		connectTimeout = (connectTimeout != null) ? connectTimeout : Duration.ofSeconds(10);
-		heartbeatInterval = (heartbeatInterval != null) ? heartbeatInterval : Duration.ofSeconds(5);
+		heartbeatInterval = (heartbeatInterval != null) ? heartbeatInterval : DEFAULT_HEARTBEAT_INTERVAL;
 		sslMode = (sslMode != null) ? sslMode : SslMode.PREFERRED;
 		if (port <= 0 || port > 65535) {
 			throw new IllegalArgumentException("Source port must be between 1 and 65535, was " + port);
+		}
+		if (heartbeatInterval.toMillis() < 1) {
+			throw new IllegalArgumentException("Source heartbeat interval must be at least 1 ms, was " + heartbeatInterval
+					+ ": without heartbeats an idle source never reads as caught up (cdc.source.heartbeat-interval)");
 		}
 		if (serverId <= 0 || serverId > 0xFFFFFFFFL) {
 			throw new IllegalArgumentException("Source server id must be between 1 and 4294967295, was " + serverId);

@@ -1,9 +1,14 @@
 /**
  * The binlog change source: one replication connection per source server, shared by all its
- * tables, decoding row images only for subscribed tables.
+ * tables, decoding row images only for subscribed tables. {@code BinlogChangeSource} owns the
+ * connection and reconnects; {@code TransactionBoundaries} follows the stream and keeps the
+ * delivered position; {@code RowEventDispatch} turns row events and schema statements into calls
+ * of the change handler; {@code StreamDeserializer} decides what gets decoded.
  *
- * <p>Invariants: the delivered position moves only at transaction boundaries; a change is handed
- * over with the boundary before it, which is what the confirm bound is computed from; a row event
+ * <p>Invariants: the delivered position moves only at transaction boundaries; a heartbeat moves it
+ * only while nothing of a transaction is half read, only forward and only within the file being
+ * read, so an idle source still reaches its head; a change is handed over with the boundary
+ * before it, which is what the confirm bound is computed from; a row event
  * whose column count differs from the table's layout stops that table instead of misaligning
  * values; a lost connection resumes from the delivered boundary, skipping nothing.
  *

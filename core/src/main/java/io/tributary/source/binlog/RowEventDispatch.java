@@ -1,0 +1,242 @@
+package io.tributary.source.binlog;
+
+import java.io.Serializable;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+import com.github.shyiko.mysql.binlog.event.TableMapEventData;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.tributary.schema.Column;
+import io.tributary.schema.TableLayout;
+import io.tributary.schema.Values;
+import io.tributary.source.ChangeHandler;
+import io.tributary.source.Position;
+import io.tributary.source.RowChange;
+import io.tributary.source.TableId;
+
+/**
+ * Hands the row events and schema statements of subscribed tables to the {@link ChangeHandler}:
+ * row images become canonical values checked against the table's layout, and a table whose
+ * events can no longer be followed is stopped, never the stream. Layouts may be changed from any
+ * thread; everything else runs on the reader thread.
+ */
+final class RowEventDispatch {
+
+	private static final Logger logger = LoggerFactory.getLogger(RowEventDispatch.class);
+
+	private final ChangeHandler handler;
+
+	private final Map<TableId, TableLayout> layouts = new ConcurrentHashMap<>();
+
+	/** Table id to table map, bounded like the server's own cache. */
+	private final Map<Long, TableMapEventData> tableMaps = new LinkedHashMap<>(256, 0.75f, true) {
+
+		@Override
+		protected boolean removeEldestEntry(Map.Entry<Long, TableMapEventData> eldest) {
+			return size() > 10_000;
+		}
+
+	};
+
+	/** The table map each table's layout was last checked against, by table id. */
+	private final Map<Long, TableMapEventData> checkedMaps = new HashMap<>();
+
+	/**
+	 * Tables that skip a replay: each was handed every change before its position already, so row
+	 * events and statements before it are neither decoded nor handed again.
+	 */
+	private final Map<TableId, Position> skipUntil = new ConcurrentHashMap<>();
+
+	/** Where the reader stands: the last boundary it delivered. */
+	private Supplier<Position> boundary = () -> null;
+
+	RowEventDispatch(ChangeHandler handler) {
+		this.handler = handler;
+	}
+
+	void subscribe(TableLayout layout) {
+		this.layouts.put(layout.table(), layout);
+	}
+
+	void unsubscribe(TableId table) {
+		this.layouts.remove(table);
+		this.skipUntil.remove(table);
+	}
+
+	/** Tells the dispatch where the reader stands, to know when a replay is over for a table. */
+	void readingAt(Supplier<Position> delivered) {
+		this.boundary = delivered;
+	}
+
+	/**
+	 * Prepares a replay: the tables subscribed now skip everything before {@code until}, which they
+	 * were handed already, and {@code replayed} are subscribed and take everything.
+	 */
+	void replay(Position until, Collection<TableLayout> replayed) {
+		for (TableId table : this.layouts.keySet()) {
+			this.skipUntil.merge(table, until, (a, b) -> (a.compareTo(b) >= 0) ? a : b);
+		}
+		for (TableLayout layout : replayed) {
+			this.layouts.put(layout.table(), layout);
+			this.skipUntil.remove(layout.table());
+		}
+	}
+
+	/** Returns whether the reader replays changes the table was handed already. */
+	private boolean skips(TableId table) {
+		Position until = this.skipUntil.get(table);
+		if (until == null) {
+			return false;
+		}
+		Position at = this.boundary.get();
+		if (at != null && at.compareTo(until) < 0) {
+			return true;
+		}
+		this.skipUntil.remove(table, until);
+		return false;
+	}
+
+	/** The table maps read so far, shared with the deserializer that fills it. */
+	Map<Long, TableMapEventData> tableMaps() {
+		return this.tableMaps;
+	}
+
+	/** Whether the rows of this table id are decoded: its table is subscribed. */
+	boolean isSubscribed(long tableId) {
+		TableMapEventData map = this.tableMaps.get(tableId);
+		if (map == null) {
+			return false;
+		}
+		TableId table = new TableId(map.getDatabase(), map.getTable());
+		return this.layouts.containsKey(table) && !skips(table);
+	}
+
+	/** Forgets which table maps were checked: a new connection checks each table again. */
+	void newConnection() {
+		this.checkedMaps.clear();
+	}
+
+	/**
+	 * Hands the changes of one row event to the handler.
+	 * @param resumeFrom the last boundary delivered before the event
+	 * @param inXaTransaction whether the event belongs to an XA transaction
+	 */
+	void onRows(DecodedRows rows, Position resumeFrom, boolean inXaTransaction) {
+		TableMapEventData map = this.tableMaps.get(rows.tableId());
+		if (map == null) {
+			return;
+		}
+		TableId table = new TableId(map.getDatabase(), map.getTable());
+		TableLayout layout = this.layouts.get(table);
+		if (layout == null || skips(table)) {
+			return;
+		}
+		if (rows.error() != null || !rows.decoded()) {
+			failTable(table, "Could not decode a row event of " + table + ": "
+					+ ((rows.error() != null) ? rows.error() : "the table was subscribed mid-event"));
+			return;
+		}
+		if (inXaTransaction) {
+			failTable(table, "An XA transaction changed " + table + "; Tributary does not follow XA transactions, "
+					+ "whose rows are logged before the outcome is known. Stop using XA on this table, then delete its "
+					+ "row from the checkpoint table and restart to snapshot it again");
+			return;
+		}
+		if (this.checkedMaps.get(rows.tableId()) != map) {
+			String mismatch = TableMapCheck.mismatch(map, layout);
+			if (mismatch != null || rows.columnCount() != layout.columns().size()) {
+				failTable(table, "Row images of " + table + " no longer match its layout: "
+						+ ((mismatch != null) ? mismatch : "they carry " + rows.columnCount() + " columns")
+						+ ". The table changed on the source in a way Tributary could not follow in the stream; "
+						+ "delete its row from the checkpoint table and restart to snapshot it again");
+				return;
+			}
+			this.checkedMaps.put(rows.tableId(), map);
+		}
+		if (!rows.after().isEmpty() && !rows.before().isEmpty()) {
+			for (int i = 0; i < rows.after().size(); i++) {
+				Object[] before = canonical(rows.before().get(i), layout);
+				Object[] after = canonical(rows.after().get(i), layout);
+				Object[] oldKey = layout.keyOf(before);
+				Object[] newKey = layout.keyOf(after);
+				if (!Arrays.deepEquals(oldKey, newKey)) {
+					this.handler.onChange(new RowChange(table, oldKey, null), resumeFrom);
+				}
+				this.handler.onChange(new RowChange(table, newKey, after), resumeFrom);
+			}
+		}
+		else if (!rows.after().isEmpty()) {
+			for (Serializable[] raw : rows.after()) {
+				Object[] image = canonical(raw, layout);
+				this.handler.onChange(new RowChange(table, layout.keyOf(image), image), resumeFrom);
+			}
+		}
+		else {
+			for (Serializable[] raw : rows.before()) {
+				this.handler.onChange(new RowChange(table, layout.keyOf(canonical(raw, layout)), null), resumeFrom);
+			}
+		}
+	}
+
+	/** Follows an ALTER, TRUNCATE, RENAME or DROP of a subscribed table at its place in the stream. */
+	void onSchemaStatement(SchemaStatement statement, String sql) {
+		if (statement == null) {
+			return;
+		}
+		for (TableId table : statement.tables()) {
+			TableLayout layout = this.layouts.get(table);
+			if (layout == null || skips(table)) {
+				continue;
+			}
+			switch (statement.kind()) {
+				case ALTER -> {
+					try {
+						this.layouts.put(table, this.handler.onAlter(table, layout, sql));
+					}
+					catch (RuntimeException ex) {
+						failTable(table, ex.getMessage());
+					}
+				}
+				case TRUNCATE -> {
+					try {
+						this.handler.onTruncate(table);
+					}
+					catch (RuntimeException ex) {
+						failTable(table, ex.getMessage());
+					}
+				}
+				case RENAME, DROP -> failTable(table, "Table " + table + " was " + ((statement.kind() == SchemaStatement.Kind.DROP)
+						? "dropped" : "renamed") + " on the source (" + abbreviate(sql) + "); Tributary stopped following it. "
+						+ "Remove it from cdc.tables, or point cdc.tables at its new name and delete its row from the "
+						+ "checkpoint table so it is snapshotted again");
+			}
+		}
+	}
+
+	private static String abbreviate(String sql) {
+		return (sql.length() <= 120) ? sql : sql.substring(0, 117) + "...";
+	}
+
+	private static Object[] canonical(Serializable[] raw, TableLayout layout) {
+		Object[] image = new Object[raw.length];
+		for (int i = 0; i < raw.length; i++) {
+			Column column = layout.columns().get(i);
+			image[i] = Values.fromBinlog(raw[i], column);
+		}
+		return image;
+	}
+
+	private void failTable(TableId table, String message) {
+		this.layouts.remove(table);
+		logger.error(message);
+		this.handler.onTableFailed(table, new IllegalStateException(message));
+	}
+
+}

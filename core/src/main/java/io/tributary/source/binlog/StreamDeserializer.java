@@ -1,0 +1,67 @@
+package io.tributary.source.binlog;
+
+import java.io.IOException;
+import java.util.IdentityHashMap;
+import java.util.Map;
+
+import com.github.shyiko.mysql.binlog.event.EventData;
+import com.github.shyiko.mysql.binlog.event.EventType;
+import com.github.shyiko.mysql.binlog.event.TableMapEventData;
+import com.github.shyiko.mysql.binlog.event.deserialization.EventDataDeserializer;
+import com.github.shyiko.mysql.binlog.event.deserialization.EventDeserializer;
+import com.github.shyiko.mysql.binlog.event.deserialization.NullEventDataDeserializer;
+import com.github.shyiko.mysql.binlog.event.deserialization.TableMapEventDataDeserializer;
+import com.github.shyiko.mysql.binlog.io.ByteArrayInputStream;
+
+/**
+ * Builds the event deserializer of a replication connection: row events of subscribed tables are
+ * decoded into {@link DecodedRows} and those of other tables skipped undecoded, table maps are
+ * remembered, and a heartbeat is read for the binlog file it names.
+ */
+final class StreamDeserializer {
+
+	private StreamDeserializer() {
+	}
+
+	static EventDeserializer create(RowEventDispatch rows) {
+		Map<EventType, EventDataDeserializer> deserializers = new IdentityHashMap<>();
+		EventDeserializer stock = new EventDeserializer();
+		for (EventType type : EventType.values()) {
+			deserializers.put(type, stock.getEventDataDeserializer(type));
+		}
+		Map<Long, TableMapEventData> tableMaps = rows.tableMaps();
+		TableMapEventDataDeserializer tableMap = new TableMapEventDataDeserializer();
+		deserializers.put(EventType.TABLE_MAP, (in) -> {
+			TableMapEventData data = tableMap.deserialize(in);
+			tableMaps.put(data.getTableId(), data);
+			return data;
+		});
+		for (boolean extra : new boolean[] { false, true }) {
+			deserializers.put(extra ? EventType.EXT_WRITE_ROWS : EventType.WRITE_ROWS,
+					new RowsEventDecoder(RowsEventDecoder.Kind.WRITE, extra, tableMaps, rows::isSubscribed));
+			deserializers.put(extra ? EventType.EXT_UPDATE_ROWS : EventType.UPDATE_ROWS,
+					new RowsEventDecoder(RowsEventDecoder.Kind.UPDATE, extra, tableMaps, rows::isSubscribed));
+			deserializers.put(extra ? EventType.EXT_DELETE_ROWS : EventType.DELETE_ROWS,
+					new RowsEventDecoder(RowsEventDecoder.Kind.DELETE, extra, tableMaps, rows::isSubscribed));
+		}
+		deserializers.put(EventType.HEARTBEAT, StreamDeserializer::heartbeat);
+		return new EventDeserializer(new TypedHeaderDeserializer(), new NullEventDataDeserializer(), deserializers,
+				tableMaps);
+	}
+
+	/** A heartbeat's body is the name of the binlog file the server is at, nothing else. */
+	private static Heartbeat heartbeat(ByteArrayInputStream in) throws IOException {
+		return new Heartbeat(in.readString(in.available()));
+	}
+
+	/**
+	 * What a heartbeat (type 27) carries besides its header, whose next position is the offset the
+	 * server has read up to in this file. Servers send the newer type 41 only to replicas that ask
+	 * for it, which this client does not.
+	 * @param file the binlog file name
+	 */
+	record Heartbeat(String file) implements EventData {
+
+	}
+
+}

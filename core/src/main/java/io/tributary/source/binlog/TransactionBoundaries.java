@@ -1,0 +1,242 @@
+package io.tributary.source.binlog;
+
+import java.util.Locale;
+import java.util.function.Consumer;
+
+import com.github.shyiko.mysql.binlog.event.EventData;
+import com.github.shyiko.mysql.binlog.event.EventHeaderV4;
+import com.github.shyiko.mysql.binlog.event.MariadbGtidEventData;
+import com.github.shyiko.mysql.binlog.event.QueryEventData;
+import com.github.shyiko.mysql.binlog.event.RotateEventData;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.tributary.source.Position;
+
+/**
+ * Follows a replication stream event by event and keeps the delivered position: the last
+ * transaction boundary whose changes have all been handed over. It moves after a commit (XID or
+ * COMMIT), after a statement outside any transaction (DDL), at a ROTATE read between
+ * transactions, and to a heartbeat's position read between transactions. Row events and schema
+ * statements go to the {@link RowEventDispatch} in stream order. Events are handled on the reader
+ * thread only; the delivered position is read from any thread.
+ */
+final class TransactionBoundaries {
+
+	private static final Logger logger = LoggerFactory.getLogger(TransactionBoundaries.class);
+
+	private final RowEventDispatch rows;
+
+	/** Ends the connection in progress; the next one reads again from the delivered boundary. */
+	private final Consumer<String> abandon;
+
+	private volatile Position delivered;
+
+	/** Whether some connection has told where in the binlog it is (its first ROTATE). */
+	private volatile boolean positioned;
+
+	/** Set once a tagged GTID was met: positions are file and offset only from then on. */
+	private volatile boolean gtidsAbandoned;
+
+	// Reader-thread state of the connection in progress.
+	private String currentFile;
+
+	/** Whether this connection's ROTATE named its file: {@link #currentFile} is the server's own. */
+	private boolean located;
+
+	/** Whether this connection was positioned by GTID, so the server skips what the set holds. */
+	private boolean byGtid;
+
+	private boolean inTransaction;
+
+	private boolean inXaTransaction;
+
+	/** A GTID event announced a transaction whose end has not been read yet. */
+	private boolean announced;
+
+	private GtidTracker gtids;
+
+	TransactionBoundaries(RowEventDispatch rows, Consumer<String> abandon) {
+		this.rows = rows;
+		this.abandon = abandon;
+	}
+
+	/** Sets where reading starts, before the first connection. */
+	void startAt(Position from) {
+		this.delivered = from;
+	}
+
+	/**
+	 * Goes back to an earlier boundary between two connections, on the reader thread; the next
+	 * connection starts there and tells its place in the binlog again.
+	 */
+	void rewindTo(Position from) {
+		this.delivered = from;
+		this.positioned = false;
+	}
+
+	Position delivered() {
+		return this.delivered;
+	}
+
+	boolean isPositioned() {
+		return this.positioned;
+	}
+
+	/** Whether a connection starting at {@code from} should ask the server to position it by GTID. */
+	boolean resumesByGtid(Position from) {
+		return GtidTracker.resumesByGtid(from.gtids()) && !this.gtidsAbandoned;
+	}
+
+	/** Forgets the state of the previous connection; the next one starts at {@code from}. */
+	void connecting(Position from) {
+		this.currentFile = from.file();
+		this.located = false;
+		this.byGtid = resumesByGtid(from);
+		this.inTransaction = false;
+		this.inXaTransaction = false;
+		this.announced = false;
+		this.gtids = this.gtidsAbandoned ? null : GtidTracker.startingAt(from.gtids());
+	}
+
+	void handle(EventHeaderV4 header, EventData data) {
+		if (header instanceof TypedHeaderDeserializer.Header typed && typed.unnamed()) {
+			onUnknownEvent(typed);
+			return;
+		}
+		switch (header.getEventType()) {
+			case ROTATE -> {
+				RotateEventData rotate = (RotateEventData) data;
+				this.currentFile = rotate.getBinlogFilename();
+				this.located = true;
+				this.positioned = true;
+				if (!this.inTransaction) {
+					this.delivered = Position.of(rotate.getBinlogFilename(), rotate.getBinlogPosition(),
+							(this.gtids != null) ? this.gtids.current() : null);
+				}
+			}
+			case HEARTBEAT -> {
+				if (data instanceof StreamDeserializer.Heartbeat heartbeat) {
+					onHeartbeat(heartbeat.file(), header.getNextPosition());
+				}
+			}
+			case MARIADB_GTID -> {
+				this.announced = true;
+				this.inTransaction = (((MariadbGtidEventData) data).getFlags() & 1) == 0;
+				if (this.gtids != null) {
+					this.gtids.begin(data);
+				}
+			}
+			case GTID -> {
+				this.announced = true;
+				if (this.gtids != null) {
+					this.gtids.begin(data);
+				}
+			}
+			case ANONYMOUS_GTID -> this.announced = true;
+			case QUERY -> onQuery((QueryEventData) data, header);
+			case XID -> endTransaction(header);
+			case XA_PREPARE -> {
+				this.inXaTransaction = false;
+				endTransaction(header);
+			}
+			case WRITE_ROWS, EXT_WRITE_ROWS, UPDATE_ROWS, EXT_UPDATE_ROWS, DELETE_ROWS, EXT_DELETE_ROWS -> {
+				this.inTransaction = true;
+				this.rows.onRows((DecodedRows) data, this.delivered, this.inXaTransaction);
+			}
+			default -> {
+			}
+		}
+	}
+
+	/**
+	 * The server sends a heartbeat when it has nothing to send for a while, and while it skips
+	 * transactions a GTID-positioned connection already has: everything before the heartbeat's
+	 * position was sent or is in the executed set. Read between transactions, with nothing half
+	 * read, every change before it has been handed over, so it is delivered. On an idle source
+	 * nothing else moves the reader past a ROTATE or other events that end no transaction.
+	 */
+	private void onHeartbeat(String file, long offset) {
+		// After a GTID-positioned connection met a tagged GTID, a reconnect goes by file and offset,
+		// which a heartbeat sent in the middle of a skipped transaction would not be a boundary for.
+		if (!this.located || this.inTransaction || this.announced || offset <= 0 || (this.byGtid && this.gtidsAbandoned)
+				|| !file.equals(this.currentFile)) {
+			return;
+		}
+		Position at = Position.of(file, offset, this.delivered.gtids());
+		if (at.compareTo(this.delivered) > 0) {
+			this.delivered = at;
+		}
+	}
+
+	private void onQuery(QueryEventData query, EventHeaderV4 header) {
+		String sql = query.getSql().trim();
+		String verb = sql.length() >= 8 ? sql.substring(0, 8).toUpperCase(Locale.ROOT) : sql.toUpperCase(Locale.ROOT);
+		if (verb.startsWith("BEGIN")) {
+			this.inTransaction = true;
+		}
+		else if (verb.startsWith("XA START") || verb.startsWith("XA BEGIN")) {
+			this.inTransaction = true;
+			this.inXaTransaction = true;
+		}
+		else if (verb.startsWith("COMMIT") || verb.startsWith("ROLLBACK")) {
+			endTransaction(header);
+		}
+		else if (!this.inTransaction) {
+			// A statement outside a transaction (DDL) is its own boundary.
+			this.rows.onSchemaStatement(SchemaStatement.parse(sql, query.getDatabase()), sql);
+			endTransaction(header);
+		}
+	}
+
+	private void endTransaction(EventHeaderV4 header) {
+		this.inTransaction = false;
+		this.announced = false;
+		String executed = null;
+		if (this.gtids != null) {
+			this.gtids.commit();
+			executed = this.gtids.current();
+		}
+		this.delivered = Position.of(this.currentFile, header.getNextPosition(), executed);
+	}
+
+	private void onUnknownEvent(TypedHeaderDeserializer.Header header) {
+		int code = header.code();
+		switch (TypedHeaderDeserializer.Unknown.of(code)) {
+			case IGNORE -> {
+			}
+			case STOP_FOLLOWING_GTIDS -> {
+				if (this.gtids != null || !this.gtidsAbandoned) {
+					logger.warn("The source wrote a transaction with a tagged GTID at {}:{}, which this reader cannot "
+							+ "decode; positions are binlog file and offset from here on, without GTIDs (resuming "
+							+ "after a failover to another server then needs a new snapshot)", this.currentFile,
+							header.getPosition());
+				}
+				anchorBeforeTaggedTransaction(header);
+				this.gtids = null;
+				this.gtidsAbandoned = true;
+				this.announced = true;
+			}
+			case REFUSE -> this.abandon.accept("The source wrote a binlog event of type " + code + " at "
+					+ this.currentFile + ":" + header.getPosition() + ", which this reader cannot decode. Skipping it "
+					+ "could lose changes, so reading stops here; the source's server version is newer than "
+					+ "Tributary supports, or the event comes from a plugin");
+		}
+	}
+
+	/**
+	 * Moves the delivered position to the start of the transaction a tagged GTID opens. A reconnect
+	 * from here on goes by file and offset, and a heartbeat may have left the position inside a
+	 * transaction the server skipped by GTID; the start of this one is a true boundary.
+	 */
+	private void anchorBeforeTaggedTransaction(EventHeaderV4 header) {
+		if (!this.located || this.inTransaction || this.announced) {
+			return;
+		}
+		Position start = Position.of(this.currentFile, header.getPosition());
+		if (start.compareTo(this.delivered) >= 0) {
+			this.delivered = start;
+		}
+	}
+
+}

@@ -1,0 +1,160 @@
+package io.tributary.source.binlog;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+import com.github.shyiko.mysql.binlog.event.EventData;
+import com.github.shyiko.mysql.binlog.event.EventHeaderV4;
+import com.github.shyiko.mysql.binlog.event.EventType;
+import com.github.shyiko.mysql.binlog.event.GtidEventData;
+import com.github.shyiko.mysql.binlog.event.MySqlGtid;
+import com.github.shyiko.mysql.binlog.event.QueryEventData;
+import com.github.shyiko.mysql.binlog.event.RotateEventData;
+import com.github.shyiko.mysql.binlog.io.ByteArrayInputStream;
+import org.junit.jupiter.api.Test;
+
+import io.tributary.source.Position;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * How heartbeats move the delivered position: only between transactions, only forward, only in
+ * the file the connection is reading.
+ */
+class TransactionBoundariesTest {
+
+	private static final String UUID = "3e11fa47-71ca-11e1-9e33-c80aa9429562";
+
+	private static final String FILE = "binlog.000001";
+
+	private final List<String> abandoned = new ArrayList<>();
+
+	private final TransactionBoundaries boundaries = new TransactionBoundaries(
+			new RowEventDispatch(new IgnoringHandler()), this.abandoned::add);
+
+	@Test
+	void heartbeatAfterTheFirstRotateOfAGtidConnectionMovesDeliveredToTheHead() {
+		connectByGtid(UUID + ":1-10");
+		assertThat(this.boundaries.delivered()).hasToString(FILE + ":4|" + UUID + ":1-10");
+		heartbeat(FILE, 2_968);
+		assertThat(this.boundaries.delivered()).hasToString(FILE + ":2968|" + UUID + ":1-10");
+	}
+
+	@Test
+	void heartbeatBeforeTheConnectionNamedItsFileIsIgnored() {
+		Position from = Position.of(FILE, 500, UUID + ":1-10");
+		this.boundaries.startAt(from);
+		this.boundaries.connecting(from);
+		heartbeat(FILE, 2_968);
+		assertThat(this.boundaries.delivered()).isEqualTo(from);
+	}
+
+	@Test
+	void heartbeatInsideATransactionIsIgnoredUntilItsCommit() {
+		connectByGtid(UUID + ":1-10");
+		event(EventType.GTID, 3_100, new GtidEventData(MySqlGtid.fromString(UUID + ":11"), (byte) 0, 0, 0, 0, 0, 0, 0, 0));
+		heartbeat(FILE, 3_050);
+		assertThat(this.boundaries.delivered().offset()).as("after the GTID event").isEqualTo(4);
+		event(EventType.QUERY, 3_200, query("BEGIN"));
+		heartbeat(FILE, 3_150);
+		assertThat(this.boundaries.delivered().offset()).as("after BEGIN").isEqualTo(4);
+		event(EventType.XID, 3_400, null);
+		assertThat(this.boundaries.delivered()).hasToString(FILE + ":3400|" + UUID + ":1-11");
+		heartbeat(FILE, 3_400);
+		heartbeat(FILE, 3_500);
+		assertThat(this.boundaries.delivered()).hasToString(FILE + ":3500|" + UUID + ":1-11");
+	}
+
+	@Test
+	void heartbeatNeverMovesDeliveredBackwardsNorIntoAnotherFile() {
+		connectByGtid(UUID + ":1-10");
+		heartbeat(FILE, 5_000);
+		heartbeat(FILE, 4_000);
+		assertThat(this.boundaries.delivered().offset()).isEqualTo(5_000);
+		heartbeat("binlog.000002", 9_000);
+		assertThat(this.boundaries.delivered()).hasToString(FILE + ":5000|" + UUID + ":1-10");
+		heartbeat(FILE, 0);
+		assertThat(this.boundaries.delivered().offset()).isEqualTo(5_000);
+	}
+
+	@Test
+	void heartbeatAfterARotationReachesTheNewFilesHead() {
+		Position from = Position.of(FILE, 2_000, "0-1-12");
+		this.boundaries.startAt(from);
+		this.boundaries.connecting(from);
+		rotate(FILE, 2_000);
+		rotate("binlog.000002", 4);
+		assertThat(this.boundaries.delivered()).hasToString("binlog.000002:4|0-1-12");
+		heartbeat("binlog.000002", 385);
+		assertThat(this.boundaries.delivered()).hasToString("binlog.000002:385|0-1-12");
+	}
+
+	@Test
+	void taggedGtidAnchorsDeliveredAtItsTransactionAndStopsHeartbeatsOfTheGtidConnection() throws IOException {
+		connectByGtid(UUID + ":1-10");
+		// A heartbeat sent while the server skipped an executed transaction may fall inside it.
+		heartbeat(FILE, 1_234);
+		this.boundaries.handle(typedHeader(TypedHeaderDeserializer.GTID_TAGGED, 80, 2_080), null);
+		assertThat(this.boundaries.delivered()).as("the tagged transaction's start, without GTIDs")
+			.hasToString(FILE + ":2000");
+		event(EventType.QUERY, 2_200, query("BEGIN"));
+		event(EventType.XID, 2_400, null);
+		assertThat(this.boundaries.delivered()).hasToString(FILE + ":2400");
+		heartbeat(FILE, 9_000);
+		assertThat(this.boundaries.delivered()).as("heartbeats of a GTID connection after a tagged GTID")
+			.hasToString(FILE + ":2400");
+		assertThat(this.boundaries.resumesByGtid(this.boundaries.delivered())).isFalse();
+		assertThat(this.abandoned).isEmpty();
+	}
+
+	private void connectByGtid(String gtids) {
+		Position from = Position.of("mysql-bin.000009", 77, gtids);
+		this.boundaries.startAt(from);
+		assertThat(this.boundaries.resumesByGtid(from)).isTrue();
+		this.boundaries.connecting(from);
+		// Auto-positioning: the server names the first file it reads, from its start.
+		rotate(FILE, 4);
+	}
+
+	private void rotate(String file, long position) {
+		RotateEventData rotate = new RotateEventData();
+		rotate.setBinlogFilename(file);
+		rotate.setBinlogPosition(position);
+		event(EventType.ROTATE, 0, rotate);
+	}
+
+	private void heartbeat(String file, long position) {
+		event(EventType.HEARTBEAT, position, new StreamDeserializer.Heartbeat(file));
+	}
+
+	private void event(EventType type, long nextPosition, EventData data) {
+		EventHeaderV4 header = new EventHeaderV4();
+		header.setEventType(type);
+		header.setNextPosition(nextPosition);
+		header.setEventLength(0);
+		this.boundaries.handle(header, data);
+	}
+
+	private static QueryEventData query(String sql) {
+		QueryEventData query = new QueryEventData();
+		query.setSql(sql);
+		query.setDatabase("");
+		return query;
+	}
+
+	private static TypedHeaderDeserializer.Header typedHeader(int code, long length, long next) throws IOException {
+		byte[] bytes = new byte[19];
+		bytes[4] = (byte) code;
+		put(bytes, 9, length);
+		put(bytes, 13, next);
+		return new TypedHeaderDeserializer().deserialize(new ByteArrayInputStream(bytes));
+	}
+
+	private static void put(byte[] bytes, int at, long value) {
+		for (int i = 0; i < 4; i++) {
+			bytes[at + i] = (byte) (value >>> (8 * i));
+		}
+	}
+
+}
