@@ -187,6 +187,8 @@ final class SourceEvents implements ChangeHandler {
 		TableRuntime table = this.runtime.table(id);
 		if (table != null) {
 			table.fail(error.getMessage());
+			// What the reader cannot follow is a change of layout: the table must be copied again.
+			table.copyOnRestart = true;
 		}
 	}
 

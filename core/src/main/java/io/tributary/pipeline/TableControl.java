@@ -101,31 +101,42 @@ final class TableControl {
 		if (table.phase == Phase.SNAPSHOTTING) {
 			throw refused(id, "resnapshot", "it is being snapshotted already");
 		}
+		copyAgain(table, "resnapshot", "");
+	}
+
+	/** Sets the table up again from the source and copies it while it streams. */
+	private void copyAgain(TableRuntime table, String action, String why) throws SQLException {
 		Position delivered = this.runtime.reader.delivered();
 		hold(table);
 		try {
 			this.setup.prepare(table, null, null, true);
 		}
 		catch (SQLException | RuntimeException ex) {
-			failHeld(table, "resnapshot", ex);
+			failHeld(table, action, ex);
 			throw ex;
 		}
 		// The copy reads every row after this point, so changes before it need not be replayed.
 		table.confirmed = delivered;
+		table.lastError = null;
 		this.runtime.reader.subscribe(table.layout);
 		activate(table);
 		this.snapshots.submit(table);
 		this.runtime.checkpointSoon = true;
 		this.runtime.wake();
-		String detail = "copying again while streaming from " + delivered;
-		table.recordAction("resnapshot", detail);
-		logger.info("Table {} is snapshotted again: {}", id, detail);
+		String detail = "copying again while streaming from " + delivered + why;
+		table.recordAction(action, detail);
+		logger.info("Table {} is snapshotted again: {}", table.mapping.source(), detail);
 	}
 
 	synchronized void restart(TableId id) throws SQLException {
 		TableRuntime table = actionable(id, "restart");
 		if (table.phase != Phase.FAILED) {
 			throw refused(id, "restart", "it is " + table.phase + "; only a failed table can be restarted");
+		}
+		if (table.copyOnRestart && !this.runtime.settings.listenerMode()) {
+			// Its changes since the checkpoint were logged with the old layout and cannot be replayed.
+			copyAgain(table, "restart", "; its layout had changed: " + table.lastError);
+			return;
 		}
 		TableCheckpoint checkpoint = this.runtime.checkpoints.load().get(id);
 		LinkedHashMap<String, Long> binaryLogs = SourceQueries.binaryLogs(this.runtime.source);

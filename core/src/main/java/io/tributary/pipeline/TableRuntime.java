@@ -73,6 +73,12 @@ final class TableRuntime {
 	 */
 	volatile Runnable onRewind;
 
+	/**
+	 * Set when the table failed because the reader could not follow its layout: a restart copies
+	 * it again rather than replay row images logged with the layout it had.
+	 */
+	volatile boolean copyOnRestart;
+
 	/** Set while an action sets the table up again; the table takes no changes meanwhile. */
 	volatile boolean held;
 

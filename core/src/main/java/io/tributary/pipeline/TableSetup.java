@@ -133,6 +133,7 @@ final class TableSetup {
 		if (table.phase != Phase.SNAPSHOTTING) {
 			table.subscription.endCopyPhase();
 		}
+		table.copyOnRestart = false;
 		return resumeFrom;
 	}
 

@@ -1,5 +1,7 @@
 package io.tributary.status;
 
+import java.net.SocketException;
+import java.net.UnknownHostException;
 import java.sql.SQLException;
 
 /**
@@ -41,7 +43,7 @@ public final class Causes {
 					return true;
 				}
 			}
-			if (current instanceof java.net.SocketException || current instanceof java.net.UnknownHostException) {
+			if (current instanceof SocketException || current instanceof UnknownHostException) {
 				return true;
 			}
 		}

@@ -126,6 +126,25 @@ class TableControlIT {
 	}
 
 	@Test
+	void aTableWhoseSourceLayoutBreaksFailsAloneAndRestartCopiesItOnceTheTargetFollows(TestDatabase db)
+			throws Exception {
+		Replication replication = twoTables(db, "layoutrestart");
+		try (RunningPipeline running = streaming(replication); Writes writes = new Writes(replication)) {
+			replication.onSource("ALTER TABLE a MODIFY note VARCHAR(300)");
+			TableStatus failed = running.awaitTable("a", (t) -> t.phase() == Phase.FAILED);
+			assertThat(failed.lastError()).contains("cannot follow").contains("resnapshot");
+			long otherApplied = running.table("b").changesApplied();
+			running.awaitTable("b", (t) -> t.changesApplied() > otherApplied + 100);
+			replication.onTarget("ALTER TABLE a MODIFY note VARCHAR(300)");
+			running.pipeline().restart(id(replication, "a"));
+			running.awaitTable("a", (t) -> t.phase() == Phase.STREAMING);
+			assertThat(running.table("a").lastAction().detail()).contains("layout had changed");
+			writes.stop();
+			assertConverged(replication, running);
+		}
+	}
+
+	@Test
 	void actionsThatMakeNoSenseAreRefusedWithTheReason(TestDatabase db) throws Exception {
 		Replication replication = twoTables(db, "refused");
 		try (RunningPipeline running = streaming(replication)) {
