@@ -7,6 +7,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 import javax.sql.DataSource;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import io.tributary.checksum.ChecksumSettings;
 import io.tributary.source.Position;
 import io.tributary.source.SourceSettings;
 import io.tributary.source.TableId;
@@ -82,6 +84,29 @@ class IdleSourceIT {
 			TableStatus table = status.tables().get(0);
 			assertThat(table.rowsCopied()).isEqualTo(5);
 			assertThat(table.checksum().chunksDiffering()).isZero();
+			assertThat(SourceQueries.headFileOffset(source)).as("nothing written to the source").isEqualTo(head);
+			TableComparison.assertEqual(source, src + ".t", source, dst + ".t");
+		}
+	}
+
+	@Test
+	void checksumReChecksAndRepairsADifferenceOnAnIdleSource() throws Exception {
+		String src = sourceTable("recheck", 4);
+		String dst = db.schema("recheck_dst");
+		Position head = SourceQueries.headFileOffset(source);
+		PipelineSettings settings = settings(src, dst).withChecksum(ChecksumSettings.DEFAULTS);
+		try (Pipeline pipeline = new Pipeline(settings, source, target)) {
+			pipeline.start();
+			awaitIdle(pipeline, head, (t) -> t.checksum().state() == TableStatus.Checksum.State.DONE);
+			// Damage the target behind Tributary's back, out of the source's binlog.
+			try (Connection connection = target.getConnection(); Statement statement = connection.createStatement()) {
+				assertThat(statement.executeUpdate("UPDATE " + dst + ".t SET v = 'damaged' WHERE id = 2")).isEqualTo(1);
+			}
+			// The re-check and the check after the repair each wait for the stream to pass the head.
+			TableStatus.Checksum result = pipeline.checksum(new TableId(src, "t")).get(DEADLINE.toSeconds(),
+					TimeUnit.SECONDS);
+			assertThat(result.chunksRecheckedStillDiffering()).isEqualTo(1);
+			assertThat(result.chunksRepaired()).isEqualTo(1);
 			assertThat(SourceQueries.headFileOffset(source)).as("nothing written to the source").isEqualTo(head);
 			TableComparison.assertEqual(source, src + ".t", source, dst + ".t");
 		}
