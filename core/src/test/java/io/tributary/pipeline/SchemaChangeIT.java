@@ -49,7 +49,7 @@ class SchemaChangeIT {
 				"INSERT INTO t VALUES (100, 'after')")).contains("cannot follow")
 			.contains("varchar(20)")
 			.contains("varchar(50)")
-			.contains("checkpoint table");
+			.contains("resnapshot the table");
 	}
 
 	@Test
@@ -59,7 +59,7 @@ class SchemaChangeIT {
 				"INSERT INTO t VALUES (100, 'after')")).contains("cannot follow")
 			.contains("character set or collation")
 			.contains("latin1_swedish_ci")
-			.contains("checkpoint table");
+			.contains("resnapshot the table");
 	}
 
 	@Test
