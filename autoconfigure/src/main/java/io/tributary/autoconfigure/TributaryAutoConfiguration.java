@@ -119,6 +119,12 @@ public final class TributaryAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
+	TributaryPipelines tributaryPipelines(ObjectProvider<Pipeline> pipelines) {
+		return new TributaryPipelines(pipelines.orderedStream().toList());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
 	TributaryLifecycle tributaryLifecycle(Pipeline pipeline, Environment environment) {
 		Duration stopTimeout = Binder.get(environment)
 			.bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class)

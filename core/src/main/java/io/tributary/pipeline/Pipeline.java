@@ -149,6 +149,11 @@ public final class Pipeline implements AutoCloseable {
 		this.runtime.applyWorkers.close();
 	}
 
+	/** Returns the pipeline's name, under which its checkpoints are kept. */
+	public String name() {
+		return this.runtime.settings.name();
+	}
+
 	/** Returns the oldest position any active table would resume from. */
 	public Position confirmed() {
 		return this.runtime.confirmed();
@@ -293,7 +298,7 @@ public final class Pipeline implements AutoCloseable {
 		long lag = (behind && lastEvent > 0) ? Math.max(0, System.currentTimeMillis() - lastEvent) : 0;
 		ServerInfo info = run.server;
 		PipelineSettings settings = run.settings;
-		return new PipelineStatus(run.state,
+		return new PipelineStatus(settings.name(), run.state,
 				new PipelineStatus.Source(settings.source().host(), settings.source().port(),
 						settings.source().serverId(), (info != null) ? info.flavor().name() : null,
 						(info != null) ? info.version() : null, (info != null) ? info.gtidMode() : null,

@@ -6,6 +6,7 @@ import java.util.List;
 /**
  * An immutable snapshot of a pipeline, as {@code /actuator/cdc} returns it.
  *
+ * @param name the pipeline's name, under which its checkpoints are kept
  * @param state lifecycle state
  * @param source the source server and the reader's connection
  * @param position delivered and confirmed binlog positions
@@ -17,7 +18,7 @@ import java.util.List;
  * @param startedAt when the pipeline started, or {@code null}
  * @param lastError the last pipeline-wide error, or {@code null}
  */
-public record PipelineStatus(State state, Source source, Positions position, long lagMillis, Long lagBytes,
+public record PipelineStatus(String name, State state, Source source, Positions position, long lagMillis, Long lagBytes,
 		List<TableStatus> tables,
 		Instant startedAt, String lastError) {
 
