@@ -43,6 +43,8 @@ public class TributaryProperties {
 
 	private final Admin admin = new Admin();
 
+	private final Health health = new Health();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -89,6 +91,10 @@ public class TributaryProperties {
 
 	public Admin getAdmin() {
 		return this.admin;
+	}
+
+	public Health getHealth() {
+		return this.health;
 	}
 
 	/**
@@ -633,12 +639,100 @@ public class TributaryProperties {
 		 */
 		private String path = "/tributary";
 
+		/**
+		 * Whether write actions (pause, resume, flush, resnapshot, restart, checksum) may be run
+		 * through the endpoint and the admin pages.
+		 */
+		private boolean actionsEnabled = false;
+
+		/**
+		 * Role a user needs to run write actions when Spring Security is present.
+		 */
+		private String role = "CDC_ADMIN";
+
+		/**
+		 * Role a user needs to read the endpoint and the admin pages when Spring Security is present;
+		 * unset lets any user who may reach them read.
+		 */
+		private String readRole;
+
 		public String getPath() {
 			return this.path;
 		}
 
 		public void setPath(String path) {
 			this.path = path;
+		}
+
+		public boolean isActionsEnabled() {
+			return this.actionsEnabled;
+		}
+
+		public void setActionsEnabled(boolean actionsEnabled) {
+			this.actionsEnabled = actionsEnabled;
+		}
+
+		public String getRole() {
+			return this.role;
+		}
+
+		public void setRole(String role) {
+			this.role = role;
+		}
+
+		public String getReadRole() {
+			return this.readRole;
+		}
+
+		public void setReadRole(String readRole) {
+			this.readRole = readRole;
+		}
+
+	}
+
+	/**
+	 * The {@code cdc} health indicator.
+	 */
+	public static class Health {
+
+		/**
+		 * Most lag a streaming table may have while the pipeline reports UP.
+		 */
+		private Duration maxLag = Duration.ofSeconds(30);
+
+		/**
+		 * Health status reported while a table is being snapshotted, for example UP or
+		 * OUT_OF_SERVICE.
+		 */
+		private String snapshottingStatus = "UP";
+
+		/**
+		 * How long the source may be unreachable before the pipeline reports DOWN.
+		 */
+		private Duration sourceDownAfter = Duration.ofSeconds(60);
+
+		public Duration getMaxLag() {
+			return this.maxLag;
+		}
+
+		public void setMaxLag(Duration maxLag) {
+			this.maxLag = maxLag;
+		}
+
+		public String getSnapshottingStatus() {
+			return this.snapshottingStatus;
+		}
+
+		public void setSnapshottingStatus(String snapshottingStatus) {
+			this.snapshottingStatus = snapshottingStatus;
+		}
+
+		public Duration getSourceDownAfter() {
+			return this.sourceDownAfter;
+		}
+
+		public void setSourceDownAfter(Duration sourceDownAfter) {
+			this.sourceDownAfter = sourceDownAfter;
 		}
 
 	}
