@@ -3,10 +3,6 @@ package io.tributary.pipeline;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,15 +32,11 @@ final class ChecksumRuns {
 
 	private final PipelineRuntime runtime;
 
-	private final ExecutorService executor;
+	private final TaskThread thread;
 
 	ChecksumRuns(PipelineRuntime runtime) {
 		this.runtime = runtime;
-		this.executor = Executors.newSingleThreadExecutor((task) -> {
-			Thread thread = new Thread(task, "tributary-checksum-" + runtime.settings.name());
-			thread.setDaemon(true);
-			return thread;
-		});
+		this.thread = new TaskThread("tributary-checksum-" + runtime.settings.name());
 	}
 
 	/** See {@link Pipeline#checksum(TableId)}. */
@@ -72,12 +64,9 @@ final class ChecksumRuns {
 		CompletableFuture<TableStatus.Checksum> done = new CompletableFuture<>();
 		table.checksum = progress;
 		table.checksumDone = done;
-		try {
-			this.executor.execute(() -> run(table, progress, done));
-		}
-		catch (RejectedExecutionException ex) {
+		if (!this.thread.submit(() -> run(table, progress, done))) {
 			progress.fail("The pipeline is stopping");
-			done.completeExceptionally(ex);
+			done.completeExceptionally(new IllegalStateException("The pipeline is stopping"));
 		}
 		return done;
 	}
@@ -160,21 +149,12 @@ final class ChecksumRuns {
 
 	/** Lets the pass in progress end between chunks, then stops the thread. */
 	void stop() {
-		this.executor.shutdown();
-		try {
-			if (!this.executor.awaitTermination(Math.min(30_000, this.runtime.stopWaitMillis()), TimeUnit.MILLISECONDS)) {
-				this.executor.shutdownNow();
-			}
-		}
-		catch (InterruptedException ex) {
-			this.executor.shutdownNow();
-			Thread.currentThread().interrupt();
-		}
+		this.thread.stop(Math.min(30_000, this.runtime.stopWaitMillis()));
 	}
 
 	/** Stops the thread without waiting, after a failure. */
 	void stopNow() {
-		this.executor.shutdownNow();
+		this.thread.stopNow();
 	}
 
 }

@@ -1,10 +1,6 @@
 package io.tributary.pipeline;
 
 import java.sql.SQLException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,24 +21,17 @@ final class SnapshotQueue {
 
 	private final PipelineRuntime runtime;
 
-	private final ExecutorService executor;
+	private final TaskThread thread;
 
 	SnapshotQueue(PipelineRuntime runtime) {
 		this.runtime = runtime;
-		this.executor = Executors.newSingleThreadExecutor((task) -> {
-			Thread thread = new Thread(task, "tributary-copy-" + runtime.settings.name());
-			thread.setDaemon(true);
-			return thread;
-		});
+		this.thread = new TaskThread("tributary-copy-" + runtime.settings.name());
 	}
 
 	/** Queues the copy of a table whose copier is set and whose phase is snapshotting. */
 	void submit(TableRuntime table) {
 		Copier copier = table.copier;
-		try {
-			this.executor.execute(() -> copy(table, copier));
-		}
-		catch (RejectedExecutionException ex) {
+		if (!this.thread.submit(() -> copy(table, copier))) {
 			// Stopping: the copy continues from its checkpoint on the next start.
 			logger.debug("Copy of {} not queued: the pipeline is stopping", table.mapping.source());
 		}
@@ -69,22 +58,14 @@ final class SnapshotQueue {
 	 * stop deadline; a chunk cut short then is copied again on the next start.
 	 */
 	void stop() {
-		this.executor.shutdown();
-		try {
-			if (!this.executor.awaitTermination(this.runtime.stopWaitMillis(), TimeUnit.MILLISECONDS)) {
-				logger.warn("The snapshot chunk in progress did not end in time; it is copied again on the next start");
-				this.executor.shutdownNow();
-			}
-		}
-		catch (InterruptedException ex) {
-			this.executor.shutdownNow();
-			Thread.currentThread().interrupt();
+		if (!this.thread.stop(this.runtime.stopWaitMillis())) {
+			logger.warn("The snapshot chunk in progress did not end in time; it is copied again on the next start");
 		}
 	}
 
 	/** Stops without waiting, after a failure. */
 	void stopNow() {
-		this.executor.shutdownNow();
+		this.thread.stopNow();
 	}
 
 }
