@@ -39,6 +39,9 @@ final class PipelineRuntime {
 
 	private final Object signal = new Object();
 
+	/** Set by {@link #wake()}, cleared by the wait it ends; guarded by {@link #signal}. */
+	private boolean woken;
+
 	/** Set once by the pipeline's constructor, before any thread starts. */
 	BinlogChangeSource reader;
 
@@ -134,25 +137,37 @@ final class PipelineRuntime {
 		return oldest;
 	}
 
-	/** Waits for {@link #wake()} or the timeout; an interrupt asks the pipeline to stop. */
+	/**
+	 * Waits for {@link #wake()} or the timeout; an interrupt asks the pipeline to stop. A wake that
+	 * came while nobody waited is not lost: the next wait returns at once.
+	 */
 	void awaitSignal(Duration timeout) {
 		synchronized (this.signal) {
 			if (this.stopRequested) {
 				return;
 			}
 			try {
-				this.signal.wait(Math.max(1, timeout.toMillis()));
+				long deadline = System.nanoTime() + timeout.toNanos();
+				while (!this.woken && !this.stopRequested) {
+					long left = (deadline - System.nanoTime()) / 1_000_000;
+					if (left <= 0) {
+						break;
+					}
+					this.signal.wait(left);
+				}
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
 				this.stopRequested = true;
 			}
+			this.woken = false;
 		}
 	}
 
 	/** Starts the next catch-up cycle now rather than at the flush interval. */
 	void wake() {
 		synchronized (this.signal) {
+			this.woken = true;
 			this.signal.notifyAll();
 		}
 	}
