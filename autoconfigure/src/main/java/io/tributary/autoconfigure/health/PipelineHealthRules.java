@@ -104,10 +104,13 @@ final class PipelineHealthRules {
 				}
 			}
 		}
+		// A starting pipeline has set some tables up already (snapshotting, or failed): they count.
+		boolean judgeTables = pipeline.state() == PipelineStatus.State.RUNNING
+				|| pipeline.state() == PipelineStatus.State.STARTING;
 		Map<String, Object> tables = new LinkedHashMap<>();
 		for (TableStatus table : pipeline.tables()) {
-			Map<String, Object> tableDetails = (pipeline.state() == PipelineStatus.State.RUNNING)
-					? judge(table, pipeline.lagMillis(), statuses) : describe(table, null, null);
+			Map<String, Object> tableDetails = judgeTables ? judge(table, pipeline.lagMillis(), statuses)
+					: describe(table, null, null);
 			tables.put(table.name(), tableDetails);
 		}
 		Status status = statuses.isEmpty() ? Status.UP : aggregator.getAggregateStatus(statuses);

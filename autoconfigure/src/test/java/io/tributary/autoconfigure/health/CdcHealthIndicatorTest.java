@@ -124,7 +124,24 @@ class CdcHealthIndicatorTest {
 		Health down = health(starting(NOW.minusSeconds(6), denied));
 		assertThat(down.getStatus()).isEqualTo(Status.DOWN);
 		assertThat(pipelineDetails(down, "main")).containsEntry("state", "STARTING").containsEntry("lastError", denied);
-		assertThat(tableDetails(down, "main", "shop.a")).containsEntry("phase", "STARTING").doesNotContainKey("status");
+		assertThat(tableDetails(down, "main", "shop.a")).containsEntry("phase", "STARTING");
+	}
+
+	@Test
+	void theTablesOfAStartingPipelineCountAlready() {
+		PipelineStatus preparing = pipeline("main", State.STARTING, 0, false, null, null, table("a", Phase.SNAPSHOTTING),
+				failed("b", "Table shop.b has no primary key"));
+		Health health = health(preparing);
+		assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+		assertThat(tableDetails(health, "main", "shop.a")).containsEntry("status", "UP");
+		assertThat(tableDetails(health, "main", "shop.b")).containsEntry("status", "DOWN");
+	}
+
+	@Test
+	void theTablesOfAFailedPipelineAreOnlyDescribed() {
+		Health health = health(pipeline("main", State.FAILED, 0, false, null, "boom", table("a", Phase.STREAMING)));
+		assertThat(tableDetails(health, "main", "shop.a")).containsEntry("phase", "STREAMING")
+			.doesNotContainKey("status");
 	}
 
 	@Test
