@@ -298,11 +298,15 @@ public final class Pipeline implements AutoCloseable {
 		long lag = (behind && lastEvent > 0) ? Math.max(0, System.currentTimeMillis() - lastEvent) : 0;
 		ServerInfo info = run.server;
 		PipelineSettings settings = run.settings;
+		// Until it is prepared the pipeline has no reader; its failed attempts to prepare stand for one.
+		Instant disconnectedSince = (run.state == PipelineStatus.State.STARTING) ? run.preparingFailedSince
+				: reader.disconnectedSince();
 		return new PipelineStatus(settings.name(), run.state,
 				new PipelineStatus.Source(settings.source().host(), settings.source().port(),
 						settings.source().serverId(), (info != null) ? info.flavor().name() : null,
 						(info != null) ? info.version() : null, (info != null) ? info.gtidMode() : null,
-						reader.isConnected(), reader.reconnects(), reader.eventsRead(), reader.lastError()),
+						reader.isConnected(), disconnectedSince, reader.reconnects(), reader.eventsRead(),
+						reader.lastError()),
 				new PipelineStatus.Positions((delivered != null) ? delivered.toString() : null,
 						(confirmed != null) ? confirmed.toString() : null, (head != null) ? head.toString() : null),
 				lag, lagBytes(confirmed, head), tableStatus, run.startedAt, run.lastError);

@@ -59,6 +59,12 @@ final class PipelineRuntime {
 
 	volatile Instant startedAt;
 
+	/**
+	 * When the first of the failed attempts to prepare in a row happened; {@code null} before any
+	 * failure and once an attempt succeeds. Tells how long a starting pipeline has been stuck.
+	 */
+	volatile Instant preparingFailedSince;
+
 	volatile ServerInfo server;
 
 	volatile long cycles;

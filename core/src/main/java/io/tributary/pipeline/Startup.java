@@ -2,6 +2,7 @@ package io.tributary.pipeline;
 
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -47,9 +48,14 @@ final class Startup {
 		long backoff = 500;
 		while (!this.runtime.stopRequested) {
 			try {
-				return prepare();
+				Position from = prepare();
+				this.runtime.preparingFailedSince = null;
+				return from;
 			}
 			catch (SQLException | RuntimeException ex) {
+				if (this.runtime.preparingFailedSince == null) {
+					this.runtime.preparingFailedSince = Instant.now();
+				}
 				// Unreachable databases and missing privileges heal without a restart; keep trying.
 				this.runtime.lastError = "Cannot prepare replication: " + Causes.describe(ex);
 				logger.warn("{}; retrying in {} ms", this.runtime.lastError, backoff);

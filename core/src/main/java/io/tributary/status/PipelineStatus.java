@@ -39,12 +39,16 @@ public record PipelineStatus(String name, State state, Source source, Positions 
 	 * @param version the source's version, once known
 	 * @param gtidMode MySQL's {@code gtid_mode}, or {@code MariaDB GTID}, once known
 	 * @param connected whether the binlog connection is up
+	 * @param disconnectedSince since when the source has been out of reach, {@code null} while it is
+	 * not: once the binlog reader runs, since it lost its connection (or started without one) and has
+	 * not connected again, whatever attempts failed in between; while the pipeline is still starting,
+	 * since the first of its failed attempts to prepare (check the source, read the checkpoints)
 	 * @param reconnects reconnections since start
 	 * @param eventsRead binlog events read since start
 	 * @param lastError last connection error, or {@code null}
 	 */
 	public record Source(String host, int port, long serverId, String flavor, String version, String gtidMode,
-			boolean connected, long reconnects, long eventsRead, String lastError) {
+			boolean connected, Instant disconnectedSince, long reconnects, long eventsRead, String lastError) {
 
 	}
 

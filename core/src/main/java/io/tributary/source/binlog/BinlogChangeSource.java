@@ -1,6 +1,7 @@
 package io.tributary.source.binlog;
 
 import java.io.IOException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -50,6 +51,9 @@ public final class BinlogChangeSource implements AutoCloseable {
 	private volatile boolean running;
 
 	private volatile boolean connected;
+
+	/** When the reader was last left without a connection; {@code null} while connected. */
+	private volatile Instant disconnectedSince;
 
 	private volatile String lastError;
 
@@ -141,6 +145,7 @@ public final class BinlogChangeSource implements AutoCloseable {
 			throw new IllegalStateException("Binlog reader for " + this.settings + " is already running");
 		}
 		this.boundaries.startAt(from);
+		this.disconnectedSince = Instant.now();
 		this.running = true;
 		this.reader = new Thread(this::readUntilStopped, "tributary-binlog-" + this.settings.host());
 		this.reader.setDaemon(true);
@@ -154,6 +159,17 @@ public final class BinlogChangeSource implements AutoCloseable {
 
 	public boolean isConnected() {
 		return this.connected;
+	}
+
+	/**
+	 * Returns since when the reader has been without a connection: since it started, or lost its
+	 * last connection, and has not connected again. Failed attempts in between do not move it, so it
+	 * tells how long the source has been out of reach.
+	 * @return when the reader was left without a connection, or {@code null} while it is connected
+	 * or before it starts
+	 */
+	public Instant disconnectedSince() {
+		return this.disconnectedSince;
 	}
 
 	/**
@@ -201,6 +217,9 @@ public final class BinlogChangeSource implements AutoCloseable {
 			}
 			finally {
 				this.connected = false;
+				if (this.disconnectedSince == null) {
+					this.disconnectedSince = Instant.now();
+				}
 			}
 			if (!this.running) {
 				break;
@@ -251,6 +270,7 @@ public final class BinlogChangeSource implements AutoCloseable {
 			@Override
 			public void onConnect(BinaryLogClient c) {
 				BinlogChangeSource.this.connected = true;
+				BinlogChangeSource.this.disconnectedSince = null;
 				logger.info("Reading the binlog of {} from {}", BinlogChangeSource.this.settings, from);
 			}
 

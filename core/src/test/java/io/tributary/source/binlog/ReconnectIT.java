@@ -46,6 +46,7 @@ class ReconnectIT {
 			workload.stop();
 			pipeline.awaitCaughtUp(Duration.ofMinutes(2));
 			assertThat(pipeline.status().source().reconnects()).isEqualTo(5);
+			assertThat(pipeline.status().source().disconnectedSince()).as("cleared by the last reconnect").isNull();
 			assertThat(workload.counts().transactions()).isPositive();
 			replication.assertEqual("orders");
 		}
