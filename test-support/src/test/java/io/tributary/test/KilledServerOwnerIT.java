@@ -34,8 +34,8 @@ class KilledServerOwnerIT {
 
     @BeforeEach
     void startOwnServer() {
-        String external = System.getenv(TestDatabaseServer.JDBC_URL_ENV);
-        assumeTrue(external == null || external.isBlank(), "only embedded servers have a life cycle to test");
+        assumeTrue(TestDatabaseServer.embeddedSelected(), "only embedded servers have this life cycle; an external "
+                + "server has none here, and Testcontainers' reaper removes a container");
         assumeTrue(StaleServers.SUPPORTED, "needs /proc to tell a server from a recycled pid");
         // Also skips the test, as the other ITs are, where the selected server cannot run here.
         ownServer = TestDatabaseServer.shared();
