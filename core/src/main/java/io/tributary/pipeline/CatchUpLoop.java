@@ -111,7 +111,7 @@ final class CatchUpLoop {
 			mergedApplied = true;
 			inOrder.applyTo(table.applier);
 			table.changesApplied += drain.size();
-			table.recordFlush(drain.size(), started, "ok");
+			table.recordFlush(drain.size(), started);
 			if (table.lastError != null && table.phase != Phase.FAILED) {
 				table.lastError = null;
 			}
@@ -125,7 +125,7 @@ final class CatchUpLoop {
 			table.subscription.requeueAtFront(inOrder.remaining());
 			int applied = (mergedApplied ? drain.mergedSize() : 0) + inOrder.applied();
 			table.changesApplied += applied;
-			table.recordFlush(applied, started, ex.getMessage());
+			table.recordFailedFlush(applied, started, ex.getMessage());
 			table.lastError = ex.getMessage();
 			PermanentFailure permanent = (table.writer != null) ? PermanentFailure.of(ex) : null;
 			if (permanent != null) {
@@ -209,8 +209,12 @@ final class CatchUpLoop {
 		try {
 			this.runtime.checkpoints.save(rows);
 			this.lastCheckpointNanos = now;
+			if (!rows.isEmpty()) {
+				this.runtime.checkpointWrites++;
+			}
 		}
 		catch (RuntimeException ex) {
+			this.runtime.checkpointFailures++;
 			this.runtime.lastError = ex.getMessage();
 			logger.warn("Checkpoint write failed, will retry: {}", ex.getMessage());
 		}

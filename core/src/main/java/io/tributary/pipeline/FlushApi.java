@@ -95,7 +95,7 @@ final class FlushApi {
 		return this.runtime.tables()
 			.stream()
 			.filter((t) -> t.phase != Phase.FAILED && t.phase != Phase.PAUSED)
-			.map((t) -> t.status(delivered))
+			.map((t) -> t.status(delivered, this.runtime.reader.rowEvents(t.mapping.source())))
 			.allMatch(TableStatus::allChangesFlushed);
 	}
 

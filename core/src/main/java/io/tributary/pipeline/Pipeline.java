@@ -288,7 +288,9 @@ public final class Pipeline implements AutoCloseable {
 		PipelineRuntime run = this.runtime;
 		BinlogChangeSource reader = run.reader;
 		Position delivered = reader.delivered();
-		List<TableStatus> tableStatus = run.tables().stream().map((table) -> table.status(delivered)).toList();
+		List<TableStatus> tableStatus = run.tables().stream()
+			.map((table) -> table.status(delivered, reader.rowEvents(table.mapping.source())))
+			.toList();
 		Position confirmed = run.confirmed();
 		Position head = run.sourceHead;
 		// Behind only while the reader has not reached the head last seen; an idle source sends
@@ -309,7 +311,9 @@ public final class Pipeline implements AutoCloseable {
 						reader.lastError()),
 				new PipelineStatus.Positions((delivered != null) ? delivered.toString() : null,
 						(confirmed != null) ? confirmed.toString() : null, (head != null) ? head.toString() : null),
-				lag, lagBytes(confirmed, head), tableStatus, run.startedAt, run.lastError);
+				lag, lagBytes(confirmed, head), tableStatus, run.startedAt, run.lastError, reader.positionsByGtid(),
+				new PipelineStatus.Counters(reader.transactions(), reader.decodeErrors(), reader.schemaMismatches(),
+						run.checkpointWrites, run.checkpointFailures));
 	}
 
 	/**

@@ -69,6 +69,11 @@ final class PipelineRuntime {
 
 	volatile long cycles;
 
+	/** Checkpoint writes that succeeded and failed; written by the control thread only. */
+	volatile long checkpointWrites;
+
+	volatile long checkpointFailures;
+
 	/** Cycles that read the delivered position after the reader knew its place in the binlog. */
 	volatile long positionedCycles;
 

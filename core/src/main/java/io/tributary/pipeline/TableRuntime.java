@@ -62,6 +62,8 @@ final class TableRuntime {
 
 	volatile TableStatus.Flush lastFlush;
 
+	final FlushTotals flushes = new FlushTotals();
+
 	volatile String lastError;
 
 	volatile TableStatus.Action lastAction;
@@ -143,7 +145,7 @@ final class TableRuntime {
 		}
 	}
 
-	TableStatus status(Position delivered) {
+	TableStatus status(Position delivered, TableStatus.Events events) {
 		BufferedSubscription buffer = this.subscription;
 		BufferedSubscription.Counters counters = (buffer != null) ? buffer.counters()
 				: new BufferedSubscription.Counters(0, 0, 0, 0, 0, 0, 0, -1);
@@ -158,7 +160,7 @@ final class TableRuntime {
 				counters.keysAdded(), counters.droppedAboveHighWatermark(), counters.deferredInFlight(),
 				counters.parks(), counters.parkedMillis(), counters.softLimitBytes(), this.changesApplied, apply(),
 				flushed, (position != null) ? position.toString() : null, this.lastFlush, this.lastError, checksum(),
-				this.lastAction);
+				this.lastAction, events, this.flushes.snapshot(), this.snapshotDone);
 	}
 
 	private TableStatus.Checksum checksum() {
@@ -183,9 +185,16 @@ final class TableRuntime {
 				counters.maxConcurrency());
 	}
 
-	void recordFlush(long rows, long startedNanos, String outcome) {
-		this.lastFlush = new TableStatus.Flush(Instant.now(), rows, (System.nanoTime() - startedNanos) / 1_000_000,
-				outcome);
+	void recordFlush(long rows, long startedNanos) {
+		long nanos = System.nanoTime() - startedNanos;
+		this.flushes.succeeded(rows, nanos);
+		this.lastFlush = new TableStatus.Flush(Instant.now(), rows, nanos / 1_000_000, "ok");
+	}
+
+	void recordFailedFlush(long rows, long startedNanos, String error) {
+		long nanos = System.nanoTime() - startedNanos;
+		this.flushes.failed(rows, nanos);
+		this.lastFlush = new TableStatus.Flush(Instant.now(), rows, nanos / 1_000_000, error);
 	}
 
 }

@@ -8,7 +8,7 @@
  * tables one after another, {@code ChecksumRuns} compares source and target, {@code FlushApi}
  * holds the waits callers use, {@code TableControl} pauses, resumes, resnapshots and restarts one
  * table, and {@code SourceEvents} routes what the binlog reader sees. {@code PipelineRuntime} is
- * what they share.
+ * what they share; {@code FlushTotals} keeps each table's flush totals for the status.
  *
  * <p>Invariant (confirm bound): the position confirmed for a table is
  * {@code min(delivered, oldest pending)}, with delivered read before the buffer is drained, so it

@@ -17,10 +17,13 @@ import java.util.List;
  * @param tables one entry per configured table
  * @param startedAt when the pipeline started, or {@code null}
  * @param lastError the last pipeline-wide error, or {@code null}
+ * @param positionsByGtid whether the reader follows the source by GTID (MySQL auto-positioning),
+ * which survives a failover, rather than by binlog file and offset
+ * @param counters what the reader and the checkpoint writer did since start
  */
 public record PipelineStatus(String name, State state, Source source, Positions position, long lagMillis, Long lagBytes,
 		List<TableStatus> tables,
-		Instant startedAt, String lastError) {
+		Instant startedAt, String lastError, boolean positionsByGtid, Counters counters) {
 
 	/** Pipeline lifecycle states. */
 	public enum State {
@@ -60,6 +63,24 @@ public record PipelineStatus(String name, State state, Source source, Positions 
 	 * @param sourceHead the source's binlog head, read about once a second
 	 */
 	public record Positions(String delivered, String confirmed, String sourceHead) {
+
+	}
+
+	/**
+	 * Counters of the stream and the checkpoints since start. Events read again after a reconnect
+	 * or a rewind count again.
+	 *
+	 * @param transactions transactions read from the binlog, each statement outside a transaction
+	 * (DDL) counting as one
+	 * @param decodeErrors binlog events, or row events of a replicated table, that could not be
+	 * decoded
+	 * @param schemaMismatches schema changes read from the stream that stopped a table: row images
+	 * that no longer fit its layout, an ALTER that cannot be followed, a RENAME or DROP
+	 * @param checkpointWrites checkpoint writes that succeeded
+	 * @param checkpointFailures checkpoint writes that failed (retried at the next cycle)
+	 */
+	public record Counters(long transactions, long decodeErrors, long schemaMismatches, long checkpointWrites,
+			long checkpointFailures) {
 
 	}
 

@@ -36,13 +36,18 @@ import java.time.Instant;
  * first
  * @param lastAction the latest operator action on the table (pause, resume, resnapshot, restart),
  * or {@code null} before the first
+ * @param events row changes of the table read from the binlog since start, by kind
+ * @param flushes flushes of the table since start, by outcome
+ * @param snapshotDone whether the table's existing rows have all been copied, or it resumed past
+ * its snapshot
  */
 public record TableStatus(String name, String target, Phase phase, long rowsCopied, long rowsEstimated,
 		long chunksCopied, double copyRowsPerSecond, Long copyEtaSeconds,
 		long bufferedKeys, long bufferedBytes, long keysAdded, long droppedAboveHighWatermark,
 		long deferredInFlight, long parkEvents, long parkedMillis, long bufferSoftLimitBytes, long changesApplied,
 		Apply apply, boolean allChangesFlushed, String confirmedPosition,
-		Flush lastFlush, String lastError, Checksum checksum, Action lastAction) {
+		Flush lastFlush, String lastError, Checksum checksum, Action lastAction, Events events, Flushes flushes,
+		boolean snapshotDone) {
 
 	/** Table phases. */
 	public enum Phase {
@@ -90,6 +95,36 @@ public record TableStatus(String name, String target, Phase phase, long rowsCopi
 	 * @param detail what it did, for example the position a resume reads from
 	 */
 	public record Action(String name, Instant at, String detail) {
+
+	}
+
+	/**
+	 * Row changes of a table read from the binlog, by kind; an update that changes the key counts
+	 * once, as an update. Rows read again after a reconnect or a rewind count again.
+	 *
+	 * @param inserts rows inserted
+	 * @param updates rows updated
+	 * @param deletes rows deleted
+	 * @param truncates TRUNCATE statements
+	 */
+	public record Events(long inserts, long updates, long deletes, long truncates) {
+
+		/** Nothing read yet. */
+		public static final Events NONE = new Events(0, 0, 0, 0);
+
+	}
+
+	/**
+	 * Totals of a table's flushes, by outcome.
+	 *
+	 * @param ok flushes that applied everything they drained
+	 * @param failed flushes that failed (their changes not applied were put back)
+	 * @param okRows rows written and deleted by the flushes that succeeded
+	 * @param failedRows rows written and deleted by the flushes that failed before they did
+	 * @param okNanos time the flushes that succeeded took, in nanoseconds
+	 * @param failedNanos time the flushes that failed took, in nanoseconds
+	 */
+	public record Flushes(long ok, long failed, long okRows, long failedRows, long okNanos, long failedNanos) {
 
 	}
 

@@ -20,6 +20,7 @@ import io.tributary.source.Position;
 import io.tributary.source.RowChange;
 import io.tributary.source.SourceSettings;
 import io.tributary.source.TableId;
+import io.tributary.status.TableStatus;
 
 /**
  * Reads one source server's binary log as a replica and turns the row events of subscribed tables
@@ -193,6 +194,38 @@ public final class BinlogChangeSource implements AutoCloseable {
 		return this.lastError;
 	}
 
+	/** Returns the transactions read since start, each statement outside a transaction counting as one. */
+	public long transactions() {
+		return this.rows.counters().transactions();
+	}
+
+	/** Returns the binlog events, and row events of subscribed tables, that could not be decoded. */
+	public long decodeErrors() {
+		return this.rows.counters().decodeErrors();
+	}
+
+	/**
+	 * Returns the schema changes read that stopped a table: row images that no longer fit its
+	 * layout, an ALTER the handler could not follow, a RENAME or DROP.
+	 */
+	public long schemaMismatches() {
+		return this.rows.counters().schemaMismatches();
+	}
+
+	/** Returns the row changes of a table read since start, by kind. */
+	public TableStatus.Events rowEvents(TableId table) {
+		return this.rows.counters().events(table);
+	}
+
+	/**
+	 * Returns whether the reader follows the source by GTID (MySQL auto-positioning) rather than by
+	 * binlog file and offset; false until it has a position.
+	 */
+	public boolean positionsByGtid() {
+		Position at = this.boundaries.delivered();
+		return at != null && this.boundaries.resumesByGtid(at);
+	}
+
 	/** Returns the source timestamp (epoch millis) of the newest event read, or 0. */
 	public long lastEventTimestamp() {
 		return this.lastEventTimestamp;
@@ -276,6 +309,7 @@ public final class BinlogChangeSource implements AutoCloseable {
 
 			@Override
 			public void onEventDeserializationFailure(BinaryLogClient c, Exception ex) {
+				BinlogChangeSource.this.rows.counters().decodeError();
 				abandonConnection("Could not decode a binlog event: " + ex.getMessage());
 			}
 

@@ -14,6 +14,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.tributary.schema.Column;
+import io.tributary.schema.SchemaException;
 import io.tributary.schema.TableLayout;
 import io.tributary.schema.Values;
 import io.tributary.source.ChangeHandler;
@@ -32,6 +33,9 @@ final class RowEventDispatch {
 	private static final Logger logger = LoggerFactory.getLogger(RowEventDispatch.class);
 
 	private final ChangeHandler handler;
+
+	/** What was read, for the status. */
+	private final ReadCounters counters = new ReadCounters();
 
 	private final Map<TableId, TableLayout> layouts = new ConcurrentHashMap<>();
 
@@ -103,6 +107,10 @@ final class RowEventDispatch {
 		return false;
 	}
 
+	ReadCounters counters() {
+		return this.counters;
+	}
+
 	/** The table maps read so far, shared with the deserializer that fills it. */
 	Map<Long, TableMapEventData> tableMaps() {
 		return this.tableMaps;
@@ -139,6 +147,9 @@ final class RowEventDispatch {
 			return;
 		}
 		if (rows.error() != null || !rows.decoded()) {
+			if (rows.error() != null) {
+				this.counters.decodeError();
+			}
 			failTable(table, "Could not decode a row event of " + table + ": "
 					+ ((rows.error() != null) ? rows.error() : "the table was subscribed mid-event"));
 			return;
@@ -152,6 +163,7 @@ final class RowEventDispatch {
 		if (this.checkedMaps.get(rows.tableId()) != map) {
 			String mismatch = TableMapCheck.mismatch(map, layout);
 			if (mismatch != null || rows.columnCount() != layout.columns().size()) {
+				this.counters.schemaMismatch();
 				failTable(table, "Row images of " + table + " no longer match its layout: "
 						+ ((mismatch != null) ? mismatch : "they carry " + rows.columnCount() + " columns")
 						+ ". The table changed on the source in a way Tributary could not follow in the stream; "
@@ -161,6 +173,7 @@ final class RowEventDispatch {
 			this.checkedMaps.put(rows.tableId(), map);
 		}
 		if (!rows.after().isEmpty() && !rows.before().isEmpty()) {
+			this.counters.rows(table, ReadCounters.UPDATE, rows.after().size());
 			for (int i = 0; i < rows.after().size(); i++) {
 				Object[] before = canonical(rows.before().get(i), layout);
 				Object[] after = canonical(rows.after().get(i), layout);
@@ -173,12 +186,14 @@ final class RowEventDispatch {
 			}
 		}
 		else if (!rows.after().isEmpty()) {
+			this.counters.rows(table, ReadCounters.INSERT, rows.after().size());
 			for (Serializable[] raw : rows.after()) {
 				Object[] image = canonical(raw, layout);
 				this.handler.onChange(new RowChange(table, layout.keyOf(image), image), resumeFrom);
 			}
 		}
 		else {
+			this.counters.rows(table, ReadCounters.DELETE, rows.before().size());
 			for (Serializable[] raw : rows.before()) {
 				this.handler.onChange(new RowChange(table, layout.keyOf(canonical(raw, layout)), null), resumeFrom);
 			}
@@ -201,10 +216,14 @@ final class RowEventDispatch {
 						this.layouts.put(table, this.handler.onAlter(table, layout, sql));
 					}
 					catch (RuntimeException ex) {
+						if (ex instanceof SchemaException) {
+							this.counters.schemaMismatch();
+						}
 						failTable(table, ex.getMessage());
 					}
 				}
 				case TRUNCATE -> {
+					this.counters.rows(table, ReadCounters.TRUNCATE, 1);
 					try {
 						this.handler.onTruncate(table);
 					}
@@ -212,10 +231,13 @@ final class RowEventDispatch {
 						failTable(table, ex.getMessage());
 					}
 				}
-				case RENAME, DROP -> failTable(table, "Table " + table + " was " + ((statement.kind() == SchemaStatement.Kind.DROP)
-						? "dropped" : "renamed") + " on the source (" + abbreviate(sql) + "); Tributary stopped following it. "
-						+ "Remove it from cdc.tables, or point cdc.tables at its new name and delete its row from the "
-						+ "checkpoint table so it is snapshotted again");
+				case RENAME, DROP -> {
+					this.counters.schemaMismatch();
+					String verb = (statement.kind() == SchemaStatement.Kind.DROP) ? "dropped" : "renamed";
+					failTable(table, "Table " + table + " was " + verb + " on the source (" + abbreviate(sql)
+							+ "); Tributary stopped following it. Remove it from cdc.tables, or point cdc.tables at its "
+							+ "new name and delete its row from the checkpoint table so it is snapshotted again");
+				}
 			}
 		}
 	}

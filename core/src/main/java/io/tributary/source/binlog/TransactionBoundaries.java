@@ -190,6 +190,7 @@ final class TransactionBoundaries {
 	}
 
 	private void endTransaction(EventHeaderV4 header) {
+		this.rows.counters().transactionEnded();
 		this.inTransaction = false;
 		this.announced = false;
 		String executed = null;

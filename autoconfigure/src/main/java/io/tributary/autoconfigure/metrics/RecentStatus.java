@@ -1,0 +1,47 @@
+package io.tributary.autoconfigure.metrics;
+
+import java.util.function.Supplier;
+
+import io.tributary.autoconfigure.TributaryPipelines;
+import io.tributary.pipeline.Pipeline;
+import io.tributary.status.PipelineStatus;
+
+/**
+ * The status of one pipeline, found by name at each read and read again once the last reading is
+ * older than {@link #MAX_AGE_NANOS}. A status takes the buffer lock of every table, so the dozens of
+ * meters of one scrape share one reading rather than take each lock dozens of times.
+ */
+final class RecentStatus implements Supplier<PipelineStatus> {
+
+	/** How long a reading serves; far below any scrape interval, far above the time a scrape takes. */
+	static final long MAX_AGE_NANOS = 1_000_000_000L;
+
+	private final TributaryPipelines pipelines;
+
+	private final String name;
+
+	private volatile Reading last;
+
+	RecentStatus(TributaryPipelines pipelines, String name) {
+		this.pipelines = pipelines;
+		this.name = name;
+	}
+
+	/** Returns the pipeline's status, or {@code null} when there is no pipeline of that name. */
+	@Override
+	public PipelineStatus get() {
+		long now = System.nanoTime();
+		Reading reading = this.last;
+		if (reading == null || now - reading.at() >= MAX_AGE_NANOS) {
+			Pipeline pipeline = this.pipelines.get(this.name);
+			reading = new Reading((pipeline != null) ? pipeline.status() : null, now);
+			this.last = reading;
+		}
+		return reading.status();
+	}
+
+	private record Reading(PipelineStatus status, long at) {
+
+	}
+
+}
