@@ -1,5 +1,8 @@
 package io.tributary.autoconfigure;
 
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+
 /**
  * Reads the default schema out of a MySQL or MariaDB JDBC URL.
  */
@@ -29,7 +32,7 @@ final class JdbcUrls {
 		if (slash < 0 || slash == rest.length() - 1) {
 			return null;
 		}
-		return java.net.URLDecoder.decode(rest.substring(slash + 1), java.nio.charset.StandardCharsets.UTF_8);
+		return URLDecoder.decode(rest.substring(slash + 1), StandardCharsets.UTF_8);
 	}
 
 }

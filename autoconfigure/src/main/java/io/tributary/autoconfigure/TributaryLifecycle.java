@@ -7,8 +7,9 @@ import org.springframework.context.SmartLifecycle;
 import io.tributary.pipeline.Pipeline;
 
 /**
- * Starts the pipeline once the application context is refreshed and stops it gracefully, with a
- * final flush and checkpoint, when the context closes.
+ * Starts a pipeline once the application context is refreshed and stops it gracefully, with a
+ * final flush and checkpoint, when the context closes. Each pipeline has one; their stops run at
+ * the same time, so several pipelines stop within one shutdown phase.
  *
  * <p>Its phase, {@link #PHASE}, is above the web server's graceful shutdown
  * ({@code DEFAULT_PHASE - 1024}) and its start-stop phase ({@code DEFAULT_PHASE - 2048}): the
@@ -28,7 +29,8 @@ public final class TributaryLifecycle implements SmartLifecycle {
 	private volatile boolean running;
 
 	/**
-	 * Creates the lifecycle of a pipeline.
+	 * Creates the lifecycle of a pipeline; {@code spring.lifecycle.timeout-per-shutdown-phase} is
+	 * what a Spring Boot application gives as {@code stopTimeout}.
 	 * @param pipeline the pipeline
 	 * @param stopTimeout how long a stop may take: the shutdown phase's timeout
 	 */
@@ -49,6 +51,20 @@ public final class TributaryLifecycle implements SmartLifecycle {
 		long millis = this.stopTimeout.toMillis();
 		this.pipeline.close(Duration.ofMillis(Math.max(1_000, millis - Math.min(2_000, millis / 10))));
 		this.running = false;
+	}
+
+	/** Stops on a thread of its own, so the pipelines of one application stop side by side. */
+	@Override
+	public void stop(Runnable callback) {
+		Thread stopping = new Thread(() -> {
+			try {
+				stop();
+			}
+			finally {
+				callback.run();
+			}
+		}, "tributary-stop-" + this.pipeline.name());
+		stopping.start();
 	}
 
 	@Override

@@ -2,7 +2,9 @@ package io.tributary.autoconfigure;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.unit.DataSize;
@@ -12,7 +14,9 @@ import io.tributary.pipeline.SnapshotMode;
 import io.tributary.source.SslMode;
 
 /**
- * Configuration of Tributary, under the {@code cdc} prefix.
+ * Configuration of Tributary, under the {@code cdc} prefix: one source server ({@code cdc.source}
+ * with {@code cdc.tables}), or several ({@code cdc.sources.<name>}, each with its own tables and
+ * pipeline), and the settings every pipeline shares.
  */
 @ConfigurationProperties("cdc")
 public class TributaryProperties {
@@ -27,9 +31,15 @@ public class TributaryProperties {
 	private final Target target = new Target();
 
 	/**
-	 * Tables to replicate.
+	 * Tables to replicate from cdc.source.
 	 */
 	private List<Table> tables = new ArrayList<>();
+
+	/**
+	 * Source servers by a name of the application's choice, each replicated by a pipeline of its
+	 * own, in place of cdc.source and cdc.tables. Every other setting applies to all of them.
+	 */
+	private Map<String, NamedSource> sources = new LinkedHashMap<>();
 
 	private final Flush flush = new Flush();
 
@@ -67,6 +77,14 @@ public class TributaryProperties {
 
 	public void setTables(List<Table> tables) {
 		this.tables = tables;
+	}
+
+	public Map<String, NamedSource> getSources() {
+		return this.sources;
+	}
+
+	public void setSources(Map<String, NamedSource> sources) {
+		this.sources = sources;
 	}
 
 	public Flush getFlush() {
@@ -227,6 +245,41 @@ public class TributaryProperties {
 	}
 
 	/**
+	 * One of several source servers: its connection settings, as under {@code cdc.source}, its
+	 * tables and the name of its pipeline.
+	 */
+	public static class NamedSource extends Source {
+
+		/**
+		 * Tables to replicate from this source.
+		 */
+		private List<Table> tables = new ArrayList<>();
+
+		/**
+		 * Name of this source's pipeline, under which its checkpoints are stored. Defaults to the
+		 * source's name under cdc.sources.
+		 */
+		private String pipeline;
+
+		public List<Table> getTables() {
+			return this.tables;
+		}
+
+		public void setTables(List<Table> tables) {
+			this.tables = tables;
+		}
+
+		public String getPipeline() {
+			return this.pipeline;
+		}
+
+		public void setPipeline(String pipeline) {
+			this.pipeline = pipeline;
+		}
+
+	}
+
+	/**
 	 * The target database. Tributary opens a small pool of its own to it, because it sets session
 	 * variables on its connections. With a ChangeListener bean it holds only the checkpoint table,
 	 * and is still required.
@@ -251,7 +304,8 @@ public class TributaryProperties {
 		private String password;
 
 		/**
-		 * Most connections Tributary opens to the target.
+		 * Most connections each pipeline opens to the target; at least copy.threads +
+		 * flush.concurrency + 2 (2 with a ChangeListener bean).
 		 */
 		private int maxConnections = 12;
 
@@ -537,8 +591,8 @@ public class TributaryProperties {
 		private Duration interval = Duration.ofSeconds(1);
 
 		/**
-		 * Name under which this application's checkpoints are stored, so several applications can
-		 * share one checkpoint table.
+		 * Name of the pipeline of cdc.source, under which its checkpoints are stored, so several
+		 * applications can share one checkpoint table. Each of cdc.sources names its own.
 		 */
 		private String pipeline = "default";
 
@@ -701,8 +755,9 @@ public class TributaryProperties {
 		private Duration maxLag = Duration.ofSeconds(30);
 
 		/**
-		 * Health status reported while a table is being snapshotted, for example UP or
-		 * OUT_OF_SERVICE.
+		 * Health status reported while a table is being snapshotted (UP, DOWN, OUT_OF_SERVICE or
+		 * UNKNOWN); also while it starts or catches up after its snapshot, and while its pipeline
+		 * starts.
 		 */
 		private String snapshottingStatus = "UP";
 

@@ -10,6 +10,7 @@ import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -49,8 +50,7 @@ class TributaryAutoConfigurationTest {
 	@Test
 	void targetsDefaultToTheTargetSchema() {
 		this.runner.run((context) -> {
-			PipelineSettings settings = TributaryAutoConfiguration.settings(context.getBean(TributaryProperties.class),
-					"replica");
+			PipelineSettings settings = settings(context, "replica");
 			assertThat(settings.tables()).containsExactly(
 					new TableMapping(new TableId("shop", "orders"), new TableId("replica", "orders")),
 					new TableMapping(new TableId("shop", "order_items"), new TableId("archive", "items")));
@@ -62,8 +62,7 @@ class TributaryAutoConfigurationTest {
 	void passesTlsSettingsToTheSource(@TempDir Path directory) {
 		Path ca = TestCertificateAuthority.create("Source CA").writeCertificate(directory.resolve("source-ca.pem"));
 		this.runner.withPropertyValues("cdc.source.ssl-mode=verify-ca", "cdc.source.ssl-ca=" + ca).run((context) -> {
-			SourceSettings source = TributaryAutoConfiguration
-				.settings(context.getBean(TributaryProperties.class), "replica")
+			SourceSettings source = settings(context, "replica")
 				.source();
 			assertThat(source.sslMode()).isEqualTo(SslMode.VERIFY_CA);
 			assertThat(source.sslCa()).isEqualTo(ca.toString());
@@ -86,8 +85,7 @@ class TributaryAutoConfigurationTest {
 	@Test
 	void prefersTlsByDefault() {
 		this.runner.run((context) -> {
-			SourceSettings source = TributaryAutoConfiguration.settings(context.getBean(TributaryProperties.class),
-					"replica")
+			SourceSettings source = settings(context, "replica")
 				.source();
 			assertThat(source.sslMode()).isEqualTo(SslMode.PREFERRED);
 			assertThat(source.sslCa()).isNull();
@@ -99,14 +97,12 @@ class TributaryAutoConfigurationTest {
 
 	@Test
 	void checksumSettingsComeFromTheProperties() {
-		this.runner.run((context) -> assertThat(TributaryAutoConfiguration
-			.settings(context.getBean(TributaryProperties.class), "replica")
-			.checksum()).isEqualTo(ChecksumSettings.DEFAULTS));
+		this.runner.run((context) -> assertThat(settings(context, "replica").checksum())
+			.isEqualTo(ChecksumSettings.DEFAULTS));
 		this.runner
 			.withPropertyValues("cdc.checksum.enabled=false", "cdc.checksum.fix-differences=false",
 					"cdc.checksum.chunk-rows=500")
-			.run((context) -> assertThat(TributaryAutoConfiguration
-				.settings(context.getBean(TributaryProperties.class), "replica")
+			.run((context) -> assertThat(settings(context, "replica")
 				.checksum()).isEqualTo(new ChecksumSettings(false, false, 500)));
 	}
 
@@ -184,8 +180,9 @@ class TributaryAutoConfigurationTest {
 			assertThat(context.getBean(CdcEndpoint.class).status().tables())
 				.extracting(io.tributary.status.TableStatus::target)
 				.containsExactly("(listener).orders", "(listener).order_items");
-			PipelineSettings settings = TributaryAutoConfiguration.settings(context.getBean(TributaryProperties.class),
-					"app", context.getBean(ChangeListener.class));
+			TributaryProperties properties = context.getBean(TributaryProperties.class);
+			PipelineSettings settings = ConfiguredPipelines.settings(properties, ConfiguredSource.single(properties),
+					context.getBean(SourceSettings.class), "app", context.getBean(ChangeListener.class));
 			assertThat(settings.listener()).isSameAs(context.getBean(ChangeListener.class));
 			assertThat(settings.checkpointTable()).isEqualTo(new TableId("app", "tributary_checkpoint"));
 		});
@@ -221,6 +218,12 @@ class TributaryAutoConfigurationTest {
 				.rootCause()
 				.hasMessageContaining("No database for checkpoints")
 				.hasMessageContaining("cdc.target.url"));
+	}
+
+	private static PipelineSettings settings(AssertableApplicationContext context, String targetSchema) {
+		TributaryProperties properties = context.getBean(TributaryProperties.class);
+		return ConfiguredPipelines.settings(properties, ConfiguredSource.single(properties),
+				context.getBean(SourceSettings.class), targetSchema, null);
 	}
 
 	@Configuration(proxyBeanMethods = false)

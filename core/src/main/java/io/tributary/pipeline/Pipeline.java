@@ -13,6 +13,7 @@ import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.tributary.checkpoint.CheckpointStore;
 import io.tributary.checkpoint.JdbcCheckpointStore;
 import io.tributary.copy.Copier;
 import io.tributary.source.Position;
@@ -71,8 +72,19 @@ public final class Pipeline implements AutoCloseable {
 	 * connections
 	 */
 	public Pipeline(PipelineSettings settings, DataSource source, DataSource target) {
-		this.runtime = new PipelineRuntime(settings, source, target,
-				new JdbcCheckpointStore(target, settings.checkpointTable(), settings.name()));
+		this(settings, source, target, new JdbcCheckpointStore(target, settings.checkpointTable(), settings.name()));
+	}
+
+	/**
+	 * Creates a pipeline that keeps its checkpoints in a store of the caller's instead of the
+	 * checkpoint table; nothing happens until {@link #start()}.
+	 * @param settings what to replicate; its checkpoint table goes unused
+	 * @param source pool of connections to the source server (snapshot reads, layouts)
+	 * @param target pool of connections to the target (rows; unused in listener mode)
+	 * @param checkpoints where this pipeline's checkpoints are kept, apart from any other pipeline's
+	 */
+	public Pipeline(PipelineSettings settings, DataSource source, DataSource target, CheckpointStore checkpoints) {
+		this.runtime = new PipelineRuntime(settings, source, target, checkpoints);
 		this.runtime.reader = new BinlogChangeSource(settings.source(), new SourceEvents(this.runtime));
 		TableSetup tableSetup = new TableSetup(this.runtime);
 		this.startup = new Startup(this.runtime, tableSetup);

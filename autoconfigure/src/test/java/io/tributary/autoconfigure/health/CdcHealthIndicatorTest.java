@@ -72,7 +72,7 @@ class CdcHealthIndicatorTest {
 	@Test
 	void aSnapshottingTableShowsItsProgressAndIgnoresTheLag() {
 		TableStatus copying = new TableStatus("shop.a", "dst.a", Phase.SNAPSHOTTING, 400, 1_000, 4, 100.0, 6L, 0, 0, 0, 0,
-				0, 0, 0, -1, 0, null, false, null, null, null, TableStatus.Checksum.IDLE, null);
+				0, 0, 0, -1, 0, null, false, null, null, null, TableStatus.Checksum.IDLE, null, null, null, false);
 		Health health = health(running(600_000, copying));
 		assertThat(health.getStatus()).isEqualTo(Status.UP);
 		assertThat(tableDetails(health, "main", "shop.a")).containsEntry("rowsCopied", 400L)
@@ -93,7 +93,7 @@ class CdcHealthIndicatorTest {
 	void aPausedTableIsUpAndSaysSo() {
 		TableStatus paused = new TableStatus("shop.a", "dst.a", Phase.PAUSED, 0, 0, 0, 0, null, 0, 0, 0, 0, 0, 0, 0, -1,
 				0, null, false, null, null, null, TableStatus.Checksum.IDLE,
-				new TableStatus.Action("pause", NOW.minusSeconds(5), "paused at mysql-bin.000001:4"));
+				new TableStatus.Action("pause", NOW.minusSeconds(5), "paused at mysql-bin.000001:4"), null, null, false);
 		Health health = health(running(0, paused, table("b", Phase.STREAMING)));
 		assertThat(health.getStatus()).isEqualTo(Status.UP);
 		assertThat(tableDetails(health, "main", "shop.a")).containsEntry("status", "UP").containsEntry("phase", "PAUSED")
@@ -225,17 +225,17 @@ class CdcHealthIndicatorTest {
 				new PipelineStatus.Source("db", 3306, 4242, "MYSQL", "8.0.31", "ON", connected, disconnectedSince, 0, 0,
 						null),
 				new PipelineStatus.Positions(null, null, null), lagMillis, null, List.of(tables),
-				NOW.minusSeconds(3_600), lastError);
+				NOW.minusSeconds(3_600), lastError, false, null);
 	}
 
 	private static TableStatus table(String name, Phase phase) {
 		return new TableStatus("shop." + name, "dst." + name, phase, 0, 0, 0, 0, null, 0, 0, 0, 0, 0, 0, 0, -1, 0, null,
-				true, null, null, null, TableStatus.Checksum.IDLE, null);
+				true, null, null, null, TableStatus.Checksum.IDLE, null, null, null, false);
 	}
 
 	private static TableStatus failed(String name, String error) {
 		return new TableStatus("shop." + name, "dst." + name, Phase.FAILED, 0, 0, 0, 0, null, 0, 0, 0, 0, 0, 0, 0, -1, 0,
-				null, false, null, null, error, TableStatus.Checksum.IDLE, null);
+				null, false, null, null, error, TableStatus.Checksum.IDLE, null, null, null, false);
 	}
 
 	@SuppressWarnings("unchecked")

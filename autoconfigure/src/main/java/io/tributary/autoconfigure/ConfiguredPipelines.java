@@ -1,0 +1,164 @@
+package io.tributary.autoconfigure;
+
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.tributary.apply.ChangeListener;
+import io.tributary.checksum.ChecksumSettings;
+import io.tributary.copy.CopySizing;
+import io.tributary.pipeline.PipelineSettings;
+import io.tributary.pipeline.TableMapping;
+import io.tributary.source.SourceSettings;
+import io.tributary.source.TableId;
+
+/**
+ * Turns the {@code cdc.*} properties into the settings of each pipeline, checking them first.
+ * Tables are checked across all pipelines at once, since they share one target: no table is
+ * listed twice, no two tables are copied into one target table, none is copied onto the
+ * checkpoint table, and with a {@code ChangeListener} no source table comes from two sources.
+ */
+final class ConfiguredPipelines {
+
+	private ConfiguredPipelines() {
+	}
+
+	/**
+	 * Checks the shared properties and a source's connection properties, and returns the source's
+	 * settings, with a random server id when none is set.
+	 */
+	static SourceSettings sourceSettings(TributaryProperties properties, ConfiguredSource configured) {
+		PropertyChecks.checkShared(properties);
+		PropertyChecks.checkSource(configured);
+		TributaryProperties.Source source = configured.source();
+		long serverId = (source.getServerId() != null) ? source.getServerId()
+				: 100_000 + new SecureRandom().nextInt(Integer.MAX_VALUE - 100_000);
+		return new SourceSettings(source.getHost(), source.getPort(), source.getUsername(), source.getPassword(),
+				serverId, source.getConnectTimeout(), source.getHeartbeatInterval(), source.getSslMode(),
+				source.getSslCa());
+	}
+
+	/** Returns the checkpoint table, every pipeline's, in the target's default schema unless it names one. */
+	static TableId checkpointTable(TributaryProperties properties, String targetSchema) {
+		return target(properties.getCheckpoint().getTable(), targetSchema, "cdc.checkpoint.table");
+	}
+
+	/**
+	 * Checks every setting and returns the settings of one pipeline.
+	 * @param properties the properties
+	 * @param configured the source the pipeline reads
+	 * @param source that source's settings (the application's own, or built from the properties)
+	 * @param targetSchema the target's default schema, or {@code null} when its URL names none
+	 * @param listener the application's change listener, or {@code null} to write target tables
+	 */
+	static PipelineSettings settings(TributaryProperties properties, ConfiguredSource configured, SourceSettings source,
+			String targetSchema, ChangeListener listener) {
+		PropertyChecks.checkShared(properties);
+		Map<String, List<TableMapping>> tables = tables(properties, targetSchema, listener != null);
+		TributaryProperties.Flush flush = properties.getFlush();
+		TributaryProperties.Checkpoint checkpoint = properties.getCheckpoint();
+		TributaryProperties.Copy copy = properties.getCopy();
+		TributaryProperties.Checksum checksum = properties.getChecksum();
+		return new PipelineSettings(configured.pipeline(), source, tables.get(configured.pipeline()),
+				flush.getInterval(), checkpointTable(properties, targetSchema), checkpoint.getInterval(),
+				new CopySizing(copy.getThreads(), copy.getChunkRows(), copy.getMinChunkRows(), copy.getMaxChunkRows(),
+						copy.getChunkTime()),
+				flush.getBatchRows(), flush.getBatchBytes().toBytes(), checkpoint.getInvalidBehavior(),
+				properties.getBuffer().getSoftLimit().toBytes(), flush.getMaxChanges(), flush.getConcurrency(),
+				new ChecksumSettings(checksum.isEnabled(), checksum.isFixDifferences(), checksum.getChunkRows()),
+				listener);
+	}
+
+	/** Checks the tables of every source together and returns them by pipeline name. */
+	private static Map<String, List<TableMapping>> tables(TributaryProperties properties, String targetSchema,
+			boolean listenerMode) {
+		Map<String, List<TableMapping>> byPipeline = new LinkedHashMap<>();
+		// Where each target table, and in listener mode each source table, was first claimed.
+		Map<TableId, String> claimed = new HashMap<>();
+		TableId checkpointTable = checkpointTable(properties, targetSchema);
+		if (!listenerMode) {
+			claimed.put(checkpointTable, "cdc.checkpoint.table");
+		}
+		for (ConfiguredSource configured : ConfiguredSource.all(properties)) {
+			String list = configured.tablesProperty();
+			if (configured.tables().isEmpty()) {
+				throw new TributaryConfigurationException(list, null, list + " is empty",
+						"List the tables to replicate (" + list + "[0].source=shop.orders), or set cdc.enabled=false.");
+			}
+			Map<TableId, String> sources = new HashMap<>();
+			List<TableMapping> tables = new ArrayList<>();
+			for (int i = 0; i < configured.tables().size(); i++) {
+				TributaryProperties.Table table = configured.tables().get(i);
+				String entry = list + "[" + i + "]";
+				TableId sourceTable = sourceTable(table.getSource(), entry + ".source");
+				String earlier = sources.putIfAbsent(sourceTable, entry + ".source");
+				if (earlier != null) {
+					throw new TributaryConfigurationException(entry + ".source", table.getSource(),
+							entry + ".source names " + sourceTable + ", which " + earlier + " names already",
+							"Remove one of the two entries: each source table is replicated once.");
+				}
+				if (listenerMode) {
+					if (table.getTarget() != null) {
+						throw new TributaryConfigurationException(entry + ".target", table.getTarget(), entry
+								+ ".target is set, but the application has a ChangeListener bean, which receives the "
+								+ "changes of every table instead of a target table",
+								"Remove " + entry + ".target, or remove the ChangeListener bean to copy the tables "
+										+ "into target tables.");
+					}
+					claim(claimed, sourceTable, entry + ".source", table.getSource(), sourceTable + " is read from two "
+							+ "sources into the one ChangeListener, which could not tell their changes apart",
+							"Replicate " + sourceTable + " from one source only.");
+					// The pipeline puts a listener label in place of the target.
+					tables.add(new TableMapping(sourceTable, sourceTable, table.getKey(), table.getSnapshot()));
+					continue;
+				}
+				String targetName = (table.getTarget() != null) ? table.getTarget() : sourceTable.table();
+				TableId targetTable = target(targetName, targetSchema, entry + ".target");
+				claim(claimed, targetTable, entry + ".target", table.getTarget(),
+						entry + " (" + sourceTable + ") would be copied into " + targetTable + ((table.getTarget() == null)
+								? ", its default target," : "") + " which is taken",
+						"Give " + entry + ".target a table of its own.");
+				tables.add(new TableMapping(sourceTable, targetTable, table.getKey(), table.getSnapshot()));
+			}
+			byPipeline.put(configured.pipeline(), tables);
+		}
+		return byPipeline;
+	}
+
+	private static void claim(Map<TableId, String> claimed, TableId table, String property, String value,
+			String reason, String action) {
+		String earlier = claimed.putIfAbsent(table, property);
+		if (earlier != null) {
+			throw new TributaryConfigurationException(property, value, reason + " (by " + earlier + ")", action);
+		}
+	}
+
+	private static TableId sourceTable(String name, String property) {
+		PropertyChecks.notBlank(property, name, "Name the source table as schema.table, or remove the entry.");
+		try {
+			return TableId.parse(name, null);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new TributaryConfigurationException(property, name, property + " is not schema.table",
+					"Name the source table with its schema, as in shop.orders.");
+		}
+	}
+
+	private static TableId target(String name, String defaultSchema, String property) {
+		try {
+			return TableId.parse(name, defaultSchema);
+		}
+		catch (IllegalArgumentException ex) {
+			String reason = (name == null || name.isBlank()) ? property + " is empty"
+					: (name.contains(".")) ? property + " is not schema.table"
+							: property + " names no schema, and the target JDBC URL names no default schema to put it in";
+			throw new TributaryConfigurationException(property, name, reason,
+					"Name the table as schema.table, or give the target URL a default schema (jdbc:mysql://host:3306/"
+							+ "replica).");
+		}
+	}
+
+}
