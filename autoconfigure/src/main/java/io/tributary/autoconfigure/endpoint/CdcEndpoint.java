@@ -85,6 +85,8 @@ public class CdcEndpoint {
 		}
 	}
 
+	// The actions take selectors only: any other parameter would make the POST need a JSON body.
+
 	/**
 	 * Runs an action on one table and returns once it is under way.
 	 * @param action {@code pause}, {@code resume}, {@code flush} (applies what the table's pipeline
@@ -95,7 +97,6 @@ public class CdcEndpoint {
 	 * action, 404 for an unknown table, 409 for an action the table's state refuses, 503 when a
 	 * database could not be asked or a flush did not finish in time
 	 */
-	// Selectors only: any other parameter would make the POST need a JSON body.
 	@WriteOperation
 	public WebEndpointResponse<OperationResponseBody> tableAction(@Selector String action, @Selector String table) {
 		try {
@@ -130,7 +131,8 @@ public class CdcEndpoint {
 				// One flush covers every table of the pipeline; asking once per table would only wait longer.
 				RequestRefused flushRefused = action.equals("flush") ? attempt(action, pipeline, null, user) : null;
 				for (TableId table : tables) {
-					RequestRefused refused = action.equals("flush") ? flushRefused : attempt(action, pipeline, table, user);
+					RequestRefused refused = action.equals("flush") ? flushRefused
+							: attempt(action, pipeline, table, user);
 					outcomes.add(new ActionOutcome(action, pipeline.name(), refused == null,
 							(refused != null) ? refused.getMessage() : null, TableAddress.status(pipeline, table)));
 				}

@@ -57,9 +57,9 @@ record TableAddress(Pipeline pipeline, TableId table) {
 					+ "; the tables are " + names(pipelines));
 		}
 		if (holders.size() > 1) {
-			throw new RequestRefused(WebEndpointResponse.STATUS_BAD_REQUEST, "Table " + id + " is replicated by pipelines "
-					+ holders.stream().map(Pipeline::name).toList() + "; name one, as in " + holders.get(0).name() + ":"
-					+ id);
+			throw new RequestRefused(WebEndpointResponse.STATUS_BAD_REQUEST,
+					"Table " + id + " is replicated by pipelines " + holders.stream().map(Pipeline::name).toList()
+							+ "; name one, as in " + holders.get(0).name() + ":" + id);
 		}
 		return new TableAddress(holders.get(0), id);
 	}

@@ -45,8 +45,8 @@ public final class SpringSecurityCdcAccess implements CdcAccess {
 				|| (operation == Operation.READ && holds(authentication, this.admin.getRole()))) {
 			return Decision.allowed(user);
 		}
-		return Decision.forbidden(user, what + " /actuator/cdc needs role " + needed + " (" + property + "), which user '"
-				+ user + "' does not have");
+		return Decision.forbidden(user, what + " /actuator/cdc needs role " + needed + " (" + property
+				+ "), which user '" + user + "' does not have");
 	}
 
 	private static boolean holds(Authentication authentication, String role) {

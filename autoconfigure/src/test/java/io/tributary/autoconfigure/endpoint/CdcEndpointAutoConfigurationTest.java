@@ -110,7 +110,8 @@ class CdcEndpointAutoConfigurationTest {
 		signIn("operator", "ROLE_CDC_ADMIN");
 		assertThat(access.decide(Operation.WRITE)).isEqualTo(Decision.allowed("operator"));
 		admin.setReadRole("CDC_READ");
-		assertThat(access.decide(Operation.READ)).as("the action role reads too").isEqualTo(Decision.allowed("operator"));
+		assertThat(access.decide(Operation.READ)).as("the action role reads too")
+			.isEqualTo(Decision.allowed("operator"));
 		signIn("reader", "CDC_READ");
 		assertThat(access.decide(Operation.READ)).isEqualTo(Decision.allowed("reader"));
 		signIn("viewer", "ROLE_VIEWER");
@@ -138,7 +139,8 @@ class CdcEndpointAutoConfigurationTest {
 		assertThat(((CdcEndpoint.Overview) endpoint.overview().getBody()).pipelines())
 			.extracting((status) -> status.name())
 			.containsExactly("a", "b");
-		assertRefused(endpoint.table("shop.orders"), 400, "replicated by pipelines [a, b]; name one, as in a:shop.orders");
+		assertRefused(endpoint.table("shop.orders"), 400,
+				"replicated by pipelines [a, b]; name one, as in a:shop.orders");
 		CdcEndpoint.TableDetail detail = (CdcEndpoint.TableDetail) endpoint.table("b:SHOP.orders").getBody();
 		assertThat(detail.pipeline()).isEqualTo("b");
 		assertThat(detail.table().name()).isEqualTo("shop.orders");

@@ -45,7 +45,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest(classes = SecuredApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "cdc.admin.actions-enabled=true", "management.endpoints.web.exposure.include=cdc",
 				"spring.autoconfigure.exclude=org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
-				"cdc.flush.interval=100ms", "logging.level.io.tributary=DEBUG", "logging.level.com.zaxxer.hikari=DEBUG" })
+				"cdc.flush.interval=100ms", "logging.level.io.tributary=DEBUG",
+				"logging.level.com.zaxxer.hikari=DEBUG" })
 @DirtiesContext
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class CdcEndpointIT {
@@ -303,7 +304,8 @@ class CdcEndpointIT {
 	}
 
 	private static Predicate<JsonNode> everyTable(String phase) {
-		return (pipeline) -> pipeline.get("tables").valueStream().allMatch((t) -> t.get("phase").asString().equals(phase));
+		return (pipeline) -> pipeline.get("tables").valueStream()
+			.allMatch((t) -> t.get("phase").asString().equals(phase));
 	}
 
 	private static String phase(JsonNode pipeline, String table) {

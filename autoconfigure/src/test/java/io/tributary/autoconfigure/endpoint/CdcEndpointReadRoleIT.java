@@ -25,7 +25,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 @ExtendWith(DatabaseExtension.class)
 @SpringBootTest(classes = SecuredApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "cdc.admin.read-role=CDC_READ", "management.endpoints.web.exposure.include=cdc",
-				"spring.autoconfigure.exclude=org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration" })
+				"spring.autoconfigure.exclude="
+						+ "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration" })
 @DirtiesContext
 class CdcEndpointReadRoleIT {
 
