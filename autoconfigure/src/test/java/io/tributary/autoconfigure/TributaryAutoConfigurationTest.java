@@ -6,7 +6,6 @@ import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -19,6 +18,7 @@ import io.tributary.apply.ChangeListener;
 import io.tributary.autoconfigure.endpoint.CdcEndpoint;
 import io.tributary.checksum.ChecksumSettings;
 import io.tributary.autoconfigure.endpoint.CdcEndpointAutoConfiguration;
+import io.tributary.autoconfigure.security.CdcAccessAutoConfiguration;
 import io.tributary.pipeline.Pipeline;
 import io.tributary.pipeline.PipelineSettings;
 import io.tributary.pipeline.TableMapping;
@@ -28,12 +28,12 @@ import io.tributary.source.TableId;
 import io.tributary.test.TestCertificateAuthority;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 class TributaryAutoConfigurationTest {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(TributaryAutoConfiguration.class, CdcEndpointAutoConfiguration.class))
+		.withConfiguration(AutoConfigurations.of(TributaryAutoConfiguration.class, CdcAccessAutoConfiguration.class,
+				CdcEndpointAutoConfiguration.class))
 		.withPropertyValues("cdc.source.host=127.0.0.1", "cdc.source.port=1", "cdc.source.username=repl",
 				"cdc.source.server-id=4242", "cdc.target.url=jdbc:mysql://127.0.0.1:1/replica",
 				"cdc.tables[0].source=shop.orders", "cdc.tables[1].source=shop.order_items",
@@ -43,7 +43,7 @@ class TributaryAutoConfigurationTest {
 	void buildsAPipelineWithItsEndpoint() {
 		this.runner.run((context) -> {
 			assertThat(context).hasSingleBean(Pipeline.class).hasSingleBean(CdcEndpoint.class);
-			assertThat(context.getBean(CdcEndpoint.class).status().source().serverId()).isEqualTo(4242);
+			assertThat(context.getBean(Pipeline.class).status().source().serverId()).isEqualTo(4242);
 		});
 	}
 
@@ -107,22 +107,6 @@ class TributaryAutoConfigurationTest {
 	}
 
 	@Test
-	void checksumActionNamesWhatIsWrongWithTheRequest() {
-		this.runner.run((context) -> {
-			CdcEndpoint endpoint = context.getBean(CdcEndpoint.class);
-			assertThatExceptionOfType(InvalidEndpointRequestException.class)
-				.isThrownBy(() -> endpoint.tableAction("pause", "shop.orders"))
-				.withMessageContaining("Unknown action 'pause'");
-			assertThatExceptionOfType(InvalidEndpointRequestException.class)
-				.isThrownBy(() -> endpoint.tableAction("checksum", "shop.customers"))
-				.withMessageContaining("shop.customers is not in cdc.tables");
-			assertThatExceptionOfType(InvalidEndpointRequestException.class)
-				.isThrownBy(() -> endpoint.tableAction("checksum", "shop.orders"))
-				.withMessageContaining("cannot be compared now");
-		});
-	}
-
-	@Test
 	void failsWithAClearMessageWithoutTables() {
 		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(TributaryAutoConfiguration.class))
 			.withPropertyValues("cdc.source.username=repl", "cdc.target.url=jdbc:mysql://127.0.0.1:1/replica")
@@ -170,14 +154,15 @@ class TributaryAutoConfigurationTest {
 	@Test
 	void deliversEveryTableToTheOnlyChangeListener() {
 		ApplicationContextRunner listening = new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(TributaryAutoConfiguration.class, CdcEndpointAutoConfiguration.class))
+			.withConfiguration(AutoConfigurations.of(TributaryAutoConfiguration.class, CdcAccessAutoConfiguration.class,
+				CdcEndpointAutoConfiguration.class))
 			.withPropertyValues("cdc.source.username=repl", "cdc.target.url=jdbc:mysql://127.0.0.1:1/app",
 					"cdc.tables[0].source=shop.orders", "cdc.tables[1].source=shop.order_items",
 					"management.endpoints.web.exposure.include=cdc")
 			.withUserConfiguration(OneListener.class);
 		listening.run((context) -> {
 			assertThat(context).hasSingleBean(Pipeline.class);
-			assertThat(context.getBean(CdcEndpoint.class).status().tables())
+			assertThat(context.getBean(Pipeline.class).status().tables())
 				.extracting(io.tributary.status.TableStatus::target)
 				.containsExactly("(listener).orders", "(listener).order_items");
 			TributaryProperties properties = context.getBean(TributaryProperties.class);

@@ -78,9 +78,7 @@ final class FlushApi {
 		long wanted = this.runtime.cycles + 2;
 		long deadline = System.nanoTime() + timeout.toNanos();
 		while (this.runtime.cycles < wanted) {
-			if (this.runtime.state != PipelineStatus.State.RUNNING) {
-				throw new IllegalStateException("Pipeline is " + this.runtime.state + ": " + this.runtime.lastError);
-			}
+			this.runtime.requireRunning("flush");
 			if (System.nanoTime() > deadline) {
 				throw new TimeoutException("No flush completed within " + timeout);
 			}

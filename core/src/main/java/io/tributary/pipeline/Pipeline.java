@@ -248,7 +248,12 @@ public final class Pipeline implements AutoCloseable {
 	 * failed, snapshotting or not started
 	 */
 	public void pause(TableId table) {
-		this.control.pause(table);
+		this.control.pause(table, null);
+	}
+
+	/** As {@link #pause(TableId)}, naming who asked ({@code null} when unknown) in its last action. */
+	public void pause(TableId table, String requestedBy) {
+		this.control.pause(table, requestedBy);
 	}
 
 	/**
@@ -263,7 +268,12 @@ public final class Pipeline implements AutoCloseable {
 	 * @throws SQLException when the source cannot be asked for its binary logs
 	 */
 	public void resume(TableId table) throws SQLException {
-		this.control.resume(table);
+		this.control.resume(table, null);
+	}
+
+	/** As {@link #resume(TableId)}, naming who asked ({@code null} when unknown) in its last action. */
+	public void resume(TableId table, String requestedBy) throws SQLException {
+		this.control.resume(table, requestedBy);
 	}
 
 	/**
@@ -279,7 +289,12 @@ public final class Pipeline implements AutoCloseable {
 	 * {@link Phase#FAILED} with the reason
 	 */
 	public void resnapshot(TableId table) throws SQLException {
-		this.control.resnapshot(table);
+		this.control.resnapshot(table, null);
+	}
+
+	/** As {@link #resnapshot(TableId)}, naming who asked ({@code null} when unknown) in its last action. */
+	public void resnapshot(TableId table, String requestedBy) throws SQLException {
+		this.control.resnapshot(table, requestedBy);
 	}
 
 	/**
@@ -292,7 +307,12 @@ public final class Pipeline implements AutoCloseable {
 	 * @throws SQLException when a database cannot be read; the table stays {@link Phase#FAILED}
 	 */
 	public void restart(TableId table) throws SQLException {
-		this.control.restart(table);
+		this.control.restart(table, null);
+	}
+
+	/** As {@link #restart(TableId)}, naming who asked ({@code null} when unknown) in its last action. */
+	public void restart(TableId table, String requestedBy) throws SQLException {
+		this.control.restart(table, requestedBy);
 	}
 
 	/** Returns a snapshot of the pipeline's state. */

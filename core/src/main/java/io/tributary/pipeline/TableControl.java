@@ -24,7 +24,8 @@ import io.tributary.subscription.BufferedSubscription;
  * A table becomes active again only at the rewind itself, after the reader's delivered position
  * went back, so no cycle can confirm a position the replay has not reached.
  *
- * <p>Actions run one at a time and are refused with a message when they make no sense.
+ * <p>Actions run one at a time and are refused with a message when they make no sense. Who asked
+ * for one, when known, is named in the table's last action and the log line.
  */
 final class TableControl {
 
@@ -42,7 +43,7 @@ final class TableControl {
 		this.snapshots = snapshots;
 	}
 
-	synchronized void pause(TableId id) {
+	synchronized void pause(TableId id, String requestedBy) {
 		TableRuntime table = actionable(id, "pause");
 		switch (table.phase) {
 			case PAUSED -> throw refused(id, "pause", "it is already paused; resume it to apply its changes again");
@@ -62,12 +63,12 @@ final class TableControl {
 		finally {
 			table.flushLock.unlock();
 		}
-		String detail = "nothing is applied; resume reads again from " + table.confirmed;
+		String detail = "nothing is applied; resume reads again from " + table.confirmed + by(requestedBy);
 		table.recordAction("pause", detail);
 		logger.info("Table {} paused: {}", id, detail);
 	}
 
-	synchronized void resume(TableId id) throws SQLException {
+	synchronized void resume(TableId id, String requestedBy) throws SQLException {
 		TableRuntime table = actionable(id, "resume");
 		if (table.phase != Phase.PAUSED) {
 			throw refused(id, "resume", "it is " + table.phase + ", not paused");
@@ -86,12 +87,12 @@ final class TableControl {
 			table.catchUpTarget = head;
 			table.phase = Phase.CATCHING_UP;
 		});
-		String detail = "reading again from " + from;
+		String detail = "reading again from " + from + by(requestedBy);
 		table.recordAction("resume", detail);
 		logger.info("Table {} resumes: {}", id, detail);
 	}
 
-	synchronized void resnapshot(TableId id) throws SQLException {
+	synchronized void resnapshot(TableId id, String requestedBy) throws SQLException {
 		TableRuntime table = actionable(id, "resnapshot");
 		if (this.runtime.settings.listenerMode()) {
 			throw refused(id, "resnapshot", "its changes go to the application's ChangeListener, which could not be "
@@ -101,18 +102,18 @@ final class TableControl {
 		if (table.phase == Phase.SNAPSHOTTING) {
 			throw refused(id, "resnapshot", "it is being snapshotted already");
 		}
-		copyAgain(table, "resnapshot", "");
+		copyAgain(table, "resnapshot", "", requestedBy);
 	}
 
 	/** Sets the table up again from the source and copies it while it streams. */
-	private void copyAgain(TableRuntime table, String action, String why) throws SQLException {
+	private void copyAgain(TableRuntime table, String action, String why, String requestedBy) throws SQLException {
 		Position delivered = this.runtime.reader.delivered();
 		hold(table);
 		try {
 			this.setup.prepare(table, null, null, true);
 		}
 		catch (SQLException | RuntimeException ex) {
-			failHeld(table, action, ex);
+			failHeld(table, action, ex, requestedBy);
 			throw ex;
 		}
 		// The copy reads every row after this point, so changes before it need not be replayed.
@@ -123,19 +124,19 @@ final class TableControl {
 		this.snapshots.submit(table);
 		this.runtime.checkpointSoon = true;
 		this.runtime.wake();
-		String detail = "copying again while streaming from " + delivered + why;
+		String detail = "copying again while streaming from " + delivered + why + by(requestedBy);
 		table.recordAction(action, detail);
 		logger.info("Table {} is snapshotted again: {}", table.mapping.source(), detail);
 	}
 
-	synchronized void restart(TableId id) throws SQLException {
+	synchronized void restart(TableId id, String requestedBy) throws SQLException {
 		TableRuntime table = actionable(id, "restart");
 		if (table.phase != Phase.FAILED) {
 			throw refused(id, "restart", "it is " + table.phase + "; only a failed table can be restarted");
 		}
 		if (table.copyOnRestart && !this.runtime.settings.listenerMode()) {
 			// Its changes since the checkpoint were logged with the old layout and cannot be replayed.
-			copyAgain(table, "restart", "; its layout had changed: " + table.lastError);
+			copyAgain(table, "restart", "; its layout had changed: " + table.lastError, requestedBy);
 			return;
 		}
 		TableCheckpoint checkpoint = this.runtime.checkpoints.load().get(id);
@@ -148,7 +149,7 @@ final class TableControl {
 			from = this.setup.prepare(table, checkpoint, binaryLogs, false);
 		}
 		catch (SQLException | RuntimeException ex) {
-			failHeld(table, "restart", ex);
+			failHeld(table, "restart", ex, requestedBy);
 			throw ex;
 		}
 		table.lastError = null;
@@ -166,6 +167,7 @@ final class TableControl {
 			detail = ((table.phase == Phase.SNAPSHOTTING) ? "continuing its snapshot and reading again from "
 					: "reading again from ") + from;
 		}
+		detail += by(requestedBy);
 		table.recordAction("restart", detail + "; it had failed: " + failure);
 		logger.info("Table {} restarted: {}", id, detail);
 	}
@@ -206,10 +208,10 @@ final class TableControl {
 		table.held = false;
 	}
 
-	private void failHeld(TableRuntime table, String action, Exception ex) {
+	private void failHeld(TableRuntime table, String action, Exception ex, String requestedBy) {
 		table.fail(ex.getMessage());
 		table.held = false;
-		table.recordAction(action, "failed: " + ex.getMessage());
+		table.recordAction(action, "failed: " + ex.getMessage() + by(requestedBy));
 		logger.error("Table {} could not {}: {}", table.mapping.source(), action, ex.getMessage());
 	}
 
@@ -223,6 +225,11 @@ final class TableControl {
 			throw refused(id, action, "it has not started yet");
 		}
 		return table;
+	}
+
+	/** Names who asked for an action, for its detail; empty when unknown. */
+	private static String by(String requestedBy) {
+		return (requestedBy != null && !requestedBy.isBlank()) ? " (by " + requestedBy + ")" : "";
 	}
 
 	private static IllegalStateException refused(TableId id, String action, String why) {

@@ -92,7 +92,8 @@ public record TableStatus(String name, String target, Phase phase, long rowsCopi
 	 *
 	 * @param name {@code pause}, {@code resume}, {@code resnapshot} or {@code restart}
 	 * @param at when it was asked for
-	 * @param detail what it did, for example the position a resume reads from
+	 * @param detail what it did, for example the position a resume reads from, followed by
+	 * {@code (by alice)} when who asked for it is known
 	 */
 	public record Action(String name, Instant at, String detail) {
 

@@ -9,21 +9,25 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 
 import io.tributary.autoconfigure.TributaryAutoConfiguration;
-import io.tributary.pipeline.Pipeline;
+import io.tributary.autoconfigure.TributaryPipelines;
+import io.tributary.autoconfigure.TributaryProperties;
+import io.tributary.autoconfigure.security.CdcAccess;
+import io.tributary.autoconfigure.security.CdcAccessAutoConfiguration;
 
 /**
- * Auto-configuration of the {@code cdc} actuator endpoint, when the actuator is present.
+ * Auto-configuration of the {@code cdc} actuator endpoint, when the actuator is present and the
+ * endpoint is exposed.
  */
-@AutoConfiguration(after = TributaryAutoConfiguration.class)
+@AutoConfiguration(after = { TributaryAutoConfiguration.class, CdcAccessAutoConfiguration.class })
 @ConditionalOnClass(Endpoint.class)
-@ConditionalOnBean(Pipeline.class)
+@ConditionalOnBean({ TributaryPipelines.class, CdcAccess.class })
 @ConditionalOnAvailableEndpoint(CdcEndpoint.class)
 public final class CdcEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	CdcEndpoint cdcEndpoint(Pipeline pipeline) {
-		return new CdcEndpoint(pipeline);
+	CdcEndpoint cdcEndpoint(TributaryPipelines pipelines, CdcAccess access, TributaryProperties properties) {
+		return new CdcEndpoint(pipelines, access, properties.getAdmin());
 	}
 
 }
