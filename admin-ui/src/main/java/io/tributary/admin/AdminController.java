@@ -5,24 +5,24 @@ import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 
-import io.tributary.pipeline.Pipeline;
+import io.tributary.autoconfigure.TributaryPipelines;
 
 /**
- * Serves the admin pages. Reads only the pipeline's public status.
+ * Serves the admin pages. Reads only the pipelines' public status, one section per pipeline.
  */
 @Controller
 @RequestMapping("${cdc.admin.path:/tributary}")
 public class AdminController {
 
-	private final Pipeline pipeline;
+	private final TributaryPipelines pipelines;
 
-	public AdminController(Pipeline pipeline) {
-		this.pipeline = pipeline;
+	public AdminController(TributaryPipelines pipelines) {
+		this.pipelines = pipelines;
 	}
 
 	@GetMapping({ "", "/" })
 	public String status(Model model) {
-		model.addAttribute("status", this.pipeline.status());
+		model.addAttribute("pipelines", this.pipelines.status());
 		return "tributary/status";
 	}
 

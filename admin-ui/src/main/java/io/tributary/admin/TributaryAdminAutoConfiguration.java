@@ -8,7 +8,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplicat
 import org.springframework.context.annotation.Bean;
 
 import io.tributary.autoconfigure.TributaryAutoConfiguration;
-import io.tributary.pipeline.Pipeline;
+import io.tributary.autoconfigure.TributaryPipelines;
 
 /**
  * Auto-configuration of the admin pages, in servlet web applications with Thymeleaf.
@@ -16,13 +16,13 @@ import io.tributary.pipeline.Pipeline;
 @AutoConfiguration(after = TributaryAutoConfiguration.class)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass(name = "org.thymeleaf.spring6.SpringTemplateEngine")
-@ConditionalOnBean(Pipeline.class)
+@ConditionalOnBean(TributaryPipelines.class)
 public final class TributaryAdminAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	AdminController tributaryAdminController(Pipeline pipeline) {
-		return new AdminController(pipeline);
+	AdminController tributaryAdminController(TributaryPipelines pipelines) {
+		return new AdminController(pipelines);
 	}
 
 }
