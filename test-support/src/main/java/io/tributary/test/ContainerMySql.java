@@ -140,21 +140,6 @@ final class ContainerMySql implements ServerBackend {
     }
 
     @Override
-    public String username() {
-        return TestDatabaseServer.TEST_USER;
-    }
-
-    @Override
-    public String password() {
-        return TestDatabaseServer.TEST_PASSWORD;
-    }
-
-    @Override
-    public String extraUrlParameters() {
-        return "";
-    }
-
-    @Override
     public Optional<Path> caCertificate() {
         return Optional.ofNullable(caCertificate);
     }

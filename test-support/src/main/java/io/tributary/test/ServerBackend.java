@@ -31,13 +31,19 @@ interface ServerBackend {
      */
     String[] bootstrapStatements();
 
-    /** The account tests use. */
-    String username();
+    /** The account tests use: the test account the bootstrap statements create, unless overridden. */
+    default String username() {
+        return TestDatabaseServer.TEST_USER;
+    }
 
-    String password();
+    default String password() {
+        return TestDatabaseServer.TEST_PASSWORD;
+    }
 
     /** Extra JDBC URL parameters (already encoded, "k=v" pairs joined by {@code &}), or an empty string. */
-    String extraUrlParameters();
+    default String extraUrlParameters() {
+        return "";
+    }
 
     /**
      * PEM file of the certificate authority that signed the server's TLS certificate, once the
