@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import org.springframework.util.unit.DataSize;
@@ -68,7 +69,10 @@ final class PropertyChecks {
 		TributaryProperties.Health health = properties.getHealth();
 		positive("cdc.health.max-lag", health.getMaxLag(), DEFAULTS.getHealth().getMaxLag());
 		positive("cdc.health.source-down-after", health.getSourceDownAfter(), DEFAULTS.getHealth().getSourceDownAfter());
-		if (!HEALTH_STATUSES.contains(health.getSnapshottingStatus())) {
+		String snapshotting = health.getSnapshottingStatus();
+		// The indicator reads out-of-service as OUT_OF_SERVICE, as Spring Boot's status names go.
+		if (snapshotting == null
+				|| !HEALTH_STATUSES.contains(snapshotting.trim().toUpperCase(Locale.ROOT).replace('-', '_'))) {
 			throw new TributaryConfigurationException("cdc.health.snapshotting-status", health.getSnapshottingStatus(),
 					"cdc.health.snapshotting-status is not a health status",
 					"Set it to one of " + String.join(", ", HEALTH_STATUSES) + ".");
