@@ -92,6 +92,28 @@ public final class StatusHistory implements SmartLifecycle {
 		return new Snapshot(this.interval.toMillis(), this.capacity, series);
 	}
 
+	/**
+	 * Returns the binlog events a pipeline read per second at the latest sample.
+	 * @param pipeline the pipeline's name
+	 * @return the rate, or {@code null} before two samples
+	 */
+	public synchronized Double latestEventsPerSecond(String pipeline) {
+		PipelineRing ring = this.pipelines.get(pipeline);
+		return (ring != null && ring.size > 0) ? orNull(ring.eventsPerSecond[ring.latest()]) : null;
+	}
+
+	/**
+	 * Returns the changes a table applied per second at the latest sample.
+	 * @param pipeline the pipeline's name
+	 * @param table the source table
+	 * @return the rate, or {@code null} before two samples of the table
+	 */
+	public synchronized Double latestChangesAppliedPerSecond(String pipeline, String table) {
+		PipelineRing ring = this.pipelines.get(pipeline);
+		TableRing tableRing = (ring != null && ring.size > 0) ? ring.tables.get(table) : null;
+		return (tableRing != null) ? orNull(tableRing.appliedPerSecond[ring.latest()]) : null;
+	}
+
 	@Override
 	public synchronized void start() {
 		if (this.scheduler != null) {
@@ -260,6 +282,10 @@ public final class StatusHistory implements SmartLifecycle {
 				tables.add(table.series(slots()));
 			}
 			return new PipelineSeries(this.name, times, lag, lagBytes, events, applied, buffered, tables);
+		}
+
+		int latest() {
+			return (this.next - 1 + this.capacity) % this.capacity;
 		}
 
 		/** The slots holding samples, oldest first. */
