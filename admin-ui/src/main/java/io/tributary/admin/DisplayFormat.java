@@ -1,0 +1,122 @@
+package io.tributary.admin;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
+
+/**
+ * How the admin pages write numbers, sizes, rates and times: thousands separators, units, and
+ * durations a person reads at a glance. Unknown values read as an en dash.
+ */
+public final class DisplayFormat {
+
+	/** Written where a value is unknown. */
+	public static final String UNKNOWN = "\u2013";
+
+	private static final String[] BYTE_UNITS = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
+
+	private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'", Locale.ROOT)
+		.withZone(ZoneOffset.UTC);
+
+	private final Clock clock;
+
+	DisplayFormat(Clock clock) {
+		this.clock = clock;
+	}
+
+	/** A count with thousands separators: {@code 12,345}. */
+	public String count(long value) {
+		return String.format(Locale.ROOT, "%,d", value);
+	}
+
+	/** A count, or the unknown mark. */
+	public String count(Long value) {
+		return (value != null) ? count(value.longValue()) : UNKNOWN;
+	}
+
+	/** A rate per second: one decimal under 10, whole numbers with separators above. */
+	public String rate(Double perSecond) {
+		if (perSecond == null || perSecond.isNaN()) {
+			return UNKNOWN;
+		}
+		if (perSecond < 10) {
+			return String.format(Locale.ROOT, "%.1f/s", perSecond);
+		}
+		return String.format(Locale.ROOT, "%,d/s", Math.round(perSecond));
+	}
+
+	/** A size in binary units: {@code 512 B}, {@code 1.5 KiB}, {@code 64.0 MiB}. */
+	public String bytes(long value) {
+		if (value < 1024) {
+			return count(value) + " B";
+		}
+		double scaled = value;
+		int unit = 0;
+		while (scaled >= 1024 && unit < BYTE_UNITS.length - 1) {
+			scaled /= 1024;
+			unit++;
+		}
+		return String.format(Locale.ROOT, "%,.1f %s", scaled, BYTE_UNITS[unit]);
+	}
+
+	/** A size, or the unknown mark. */
+	public String bytes(Long value) {
+		return (value != null) ? bytes(value.longValue()) : UNKNOWN;
+	}
+
+	/** A duration in its two largest units: {@code 850 ms}, {@code 45 s}, {@code 2 m 5 s}, {@code 1 h 3 m}. */
+	public String duration(long millis) {
+		if (millis < 1_000) {
+			return millis + " ms";
+		}
+		Duration duration = Duration.ofMillis(millis);
+		long days = duration.toDays();
+		int hours = duration.toHoursPart();
+		int minutes = duration.toMinutesPart();
+		int seconds = duration.toSecondsPart();
+		if (days > 0) {
+			return days + " d " + hours + " h";
+		}
+		if (hours > 0) {
+			return hours + " h " + minutes + " m";
+		}
+		if (minutes > 0) {
+			return minutes + " m " + seconds + " s";
+		}
+		if (millis < 10_000) {
+			return String.format(Locale.ROOT, "%.1f s", millis / 1000.0);
+		}
+		return seconds + " s";
+	}
+
+	/** Seconds as a duration, or the unknown mark. */
+	public String seconds(Long seconds) {
+		return (seconds != null) ? duration(seconds * 1_000) : UNKNOWN;
+	}
+
+	/** How long ago something happened: {@code 12 s ago}. */
+	public String ago(Instant at) {
+		if (at == null) {
+			return UNKNOWN;
+		}
+		long millis = Math.max(0, this.clock.millis() - at.toEpochMilli());
+		return duration(millis) + " ago";
+	}
+
+	/** An instant in UTC to the second. */
+	public String time(Instant at) {
+		return (at != null) ? TIME.format(at) : UNKNOWN;
+	}
+
+	/** The share of a whole, 0 to 100, for a bar's width; 0 when the whole is not positive. */
+	public long percent(long part, long whole) {
+		if (whole <= 0) {
+			return 0;
+		}
+		return Math.max(0, Math.min(100, Math.round(part * 100.0 / whole)));
+	}
+
+}

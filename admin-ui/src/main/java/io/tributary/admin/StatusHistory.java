@@ -1,0 +1,366 @@
+package io.tributary.admin;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.context.SmartLifecycle;
+
+import io.tributary.status.PipelineStatus;
+import io.tributary.status.TableStatus;
+
+/**
+ * The last minutes of every pipeline's status, sampled at a fixed interval into fixed-size rings,
+ * so that a page opened now can chart what happened before it. Rates are computed from the
+ * difference of two consecutive samples' counters; the first sample, and a sample whose counter
+ * went down (a restart), have no rate. Memory is bounded by the capacity times the number of
+ * pipelines and tables, whatever runs.
+ */
+public final class StatusHistory implements SmartLifecycle {
+
+	/** Default sampling interval. */
+	public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(2);
+
+	/** Default samples kept: 15 minutes at the default interval. */
+	public static final int DEFAULT_CAPACITY = 450;
+
+	private static final Logger logger = LoggerFactory.getLogger(StatusHistory.class);
+
+	private final Supplier<List<PipelineStatus>> statuses;
+
+	private final Clock clock;
+
+	private final Duration interval;
+
+	private final int capacity;
+
+	private final Map<String, PipelineRing> pipelines = new LinkedHashMap<>();
+
+	private ScheduledExecutorService scheduler;
+
+	/**
+	 * Creates a history of the default length and interval.
+	 * @param statuses reads every pipeline's status
+	 */
+	public StatusHistory(Supplier<List<PipelineStatus>> statuses) {
+		this(statuses, Clock.systemUTC(), DEFAULT_INTERVAL, DEFAULT_CAPACITY);
+	}
+
+	/**
+	 * Creates a history.
+	 * @param statuses reads every pipeline's status
+	 * @param clock the time samples are taken at
+	 * @param interval time between samples
+	 * @param capacity samples kept per series
+	 */
+	public StatusHistory(Supplier<List<PipelineStatus>> statuses, Clock clock, Duration interval, int capacity) {
+		if (capacity < 2) {
+			throw new IllegalArgumentException("A history needs room for at least 2 samples, not " + capacity);
+		}
+		this.statuses = statuses;
+		this.clock = clock;
+		this.interval = interval;
+		this.capacity = capacity;
+	}
+
+	/** Takes one sample of every pipeline now. */
+	public synchronized void sample() {
+		long now = this.clock.millis();
+		for (PipelineStatus status : this.statuses.get()) {
+			this.pipelines.computeIfAbsent(status.name(), (name) -> new PipelineRing(name, this.capacity))
+				.add(now, status);
+		}
+	}
+
+	/** Returns every pipeline's samples, oldest first. */
+	public synchronized Snapshot snapshot() {
+		List<PipelineSeries> series = new ArrayList<>(this.pipelines.size());
+		for (PipelineRing ring : this.pipelines.values()) {
+			series.add(ring.series());
+		}
+		return new Snapshot(this.interval.toMillis(), this.capacity, series);
+	}
+
+	/**
+	 * Returns the binlog events a pipeline read per second at the latest sample.
+	 * @param pipeline the pipeline's name
+	 * @return the rate, or {@code null} before two samples
+	 */
+	public synchronized Double latestEventsPerSecond(String pipeline) {
+		PipelineRing ring = this.pipelines.get(pipeline);
+		return (ring != null && ring.size > 0) ? orNull(ring.eventsPerSecond[ring.latest()]) : null;
+	}
+
+	/**
+	 * Returns the changes a table applied per second at the latest sample.
+	 * @param pipeline the pipeline's name
+	 * @param table the source table
+	 * @return the rate, or {@code null} before two samples of the table
+	 */
+	public synchronized Double latestChangesAppliedPerSecond(String pipeline, String table) {
+		PipelineRing ring = this.pipelines.get(pipeline);
+		TableRing tableRing = (ring != null && ring.size > 0) ? ring.tables.get(table) : null;
+		return (tableRing != null) ? orNull(tableRing.appliedPerSecond[ring.latest()]) : null;
+	}
+
+	@Override
+	public synchronized void start() {
+		if (this.scheduler != null) {
+			return;
+		}
+		this.scheduler = Executors.newSingleThreadScheduledExecutor((task) -> {
+			Thread thread = new Thread(task, "tributary-admin-history");
+			thread.setDaemon(true);
+			return thread;
+		});
+		long millis = this.interval.toMillis();
+		this.scheduler.scheduleAtFixedRate(this::sampleQuietly, 0, millis, TimeUnit.MILLISECONDS);
+	}
+
+	@Override
+	public synchronized void stop() {
+		if (this.scheduler != null) {
+			this.scheduler.shutdownNow();
+			this.scheduler = null;
+		}
+	}
+
+	@Override
+	public synchronized boolean isRunning() {
+		return this.scheduler != null;
+	}
+
+	private void sampleQuietly() {
+		try {
+			sample();
+		}
+		catch (RuntimeException ex) {
+			// A status that cannot be read now leaves a gap; the next tick tries again.
+			logger.debug("Could not sample the pipelines' status", ex);
+		}
+	}
+
+	/**
+	 * Every pipeline's history.
+	 *
+	 * @param intervalMillis time between samples
+	 * @param capacity most samples kept
+	 * @param pipelines one entry per pipeline, in the order first seen
+	 */
+	public record Snapshot(long intervalMillis, int capacity, List<PipelineSeries> pipelines) {
+
+	}
+
+	/**
+	 * One pipeline's history; every list has one entry per sample, {@code null} where a value was
+	 * unknown.
+	 *
+	 * @param name the pipeline's name
+	 * @param times when each sample was taken, epoch milliseconds
+	 * @param lagMillis lag in time
+	 * @param lagBytes lag in binlog bytes
+	 * @param eventsPerSecond binlog events read per second
+	 * @param changesAppliedPerSecond changes applied per second, all tables together
+	 * @param bufferedBytes bytes buffered, all tables together
+	 * @param tables one entry per table
+	 */
+	public record PipelineSeries(String name, List<Long> times, List<Long> lagMillis, List<Long> lagBytes,
+			List<Double> eventsPerSecond, List<Double> changesAppliedPerSecond, List<Long> bufferedBytes,
+			List<TableSeries> tables) {
+
+	}
+
+	/**
+	 * One table's history, aligned with its pipeline's {@code times}.
+	 *
+	 * @param name the source table
+	 * @param changesAppliedPerSecond changes applied per second
+	 * @param bufferedBytes bytes buffered
+	 */
+	public record TableSeries(String name, List<Double> changesAppliedPerSecond, List<Long> bufferedBytes) {
+
+	}
+
+	/** The rings of one pipeline; its tables share its write position. */
+	private static final class PipelineRing {
+
+		private final String name;
+
+		private final int capacity;
+
+		private final long[] times;
+
+		private final long[] lagMillis;
+
+		private final long[] lagBytes;
+
+		private final double[] eventsPerSecond;
+
+		private final double[] appliedPerSecond;
+
+		private final long[] bufferedBytes;
+
+		private final Map<String, TableRing> tables = new LinkedHashMap<>();
+
+		private int next;
+
+		private int size;
+
+		private long lastTime = -1;
+
+		private long lastEventsRead;
+
+		private long lastApplied;
+
+		PipelineRing(String name, int capacity) {
+			this.name = name;
+			this.capacity = capacity;
+			this.times = new long[capacity];
+			this.lagMillis = new long[capacity];
+			this.lagBytes = new long[capacity];
+			this.eventsPerSecond = new double[capacity];
+			this.appliedPerSecond = new double[capacity];
+			this.bufferedBytes = new long[capacity];
+		}
+
+		void add(long now, PipelineStatus status) {
+			int slot = this.next;
+			long applied = 0;
+			long buffered = 0;
+			for (TableStatus table : status.tables()) {
+				applied += table.changesApplied();
+				buffered += table.bufferedBytes();
+				this.tables.computeIfAbsent(table.name(), (name) -> new TableRing(name, this.capacity))
+					.add(slot, now, this.lastTime, table);
+			}
+			for (TableRing table : this.tables.values()) {
+				if (table.lastTime != now) {
+					table.clear(slot);
+				}
+			}
+			this.times[slot] = now;
+			this.lagMillis[slot] = status.lagMillis();
+			this.lagBytes[slot] = (status.lagBytes() != null) ? status.lagBytes() : -1;
+			this.eventsPerSecond[slot] = rate(this.lastTime, this.lastEventsRead, now, status.source().eventsRead());
+			this.appliedPerSecond[slot] = rate(this.lastTime, this.lastApplied, now, applied);
+			this.bufferedBytes[slot] = buffered;
+			this.lastTime = now;
+			this.lastEventsRead = status.source().eventsRead();
+			this.lastApplied = applied;
+			this.next = (slot + 1) % this.capacity;
+			this.size = Math.min(this.size + 1, this.capacity);
+		}
+
+		PipelineSeries series() {
+			List<Long> times = new ArrayList<>(this.size);
+			List<Long> lag = new ArrayList<>(this.size);
+			List<Long> lagBytes = new ArrayList<>(this.size);
+			List<Double> events = new ArrayList<>(this.size);
+			List<Double> applied = new ArrayList<>(this.size);
+			List<Long> buffered = new ArrayList<>(this.size);
+			for (int slot : slots()) {
+				times.add(this.times[slot]);
+				lag.add(this.lagMillis[slot]);
+				lagBytes.add(orNull(this.lagBytes[slot]));
+				events.add(orNull(this.eventsPerSecond[slot]));
+				applied.add(orNull(this.appliedPerSecond[slot]));
+				buffered.add(this.bufferedBytes[slot]);
+			}
+			List<TableSeries> tables = new ArrayList<>(this.tables.size());
+			for (TableRing table : this.tables.values()) {
+				tables.add(table.series(slots()));
+			}
+			return new PipelineSeries(this.name, times, lag, lagBytes, events, applied, buffered, tables);
+		}
+
+		int latest() {
+			return (this.next - 1 + this.capacity) % this.capacity;
+		}
+
+		/** The slots holding samples, oldest first. */
+		private int[] slots() {
+			int[] slots = new int[this.size];
+			int first = (this.next - this.size + this.capacity) % this.capacity;
+			for (int i = 0; i < this.size; i++) {
+				slots[i] = (first + i) % this.capacity;
+			}
+			return slots;
+		}
+
+	}
+
+	/** The rings of one table, written at its pipeline's slot. */
+	private static final class TableRing {
+
+		private final String name;
+
+		private final double[] appliedPerSecond;
+
+		private final long[] bufferedBytes;
+
+		private long lastTime = -1;
+
+		private long lastApplied;
+
+		TableRing(String name, int capacity) {
+			this.name = name;
+			this.appliedPerSecond = new double[capacity];
+			this.bufferedBytes = new long[capacity];
+			// A table first seen after its pipeline has no samples before that.
+			Arrays.fill(this.appliedPerSecond, Double.NaN);
+			Arrays.fill(this.bufferedBytes, -1);
+		}
+
+		void add(int slot, long now, long pipelineLastTime, TableStatus table) {
+			long previous = (this.lastTime == pipelineLastTime) ? this.lastTime : -1;
+			this.appliedPerSecond[slot] = rate(previous, this.lastApplied, now, table.changesApplied());
+			this.bufferedBytes[slot] = table.bufferedBytes();
+			this.lastTime = now;
+			this.lastApplied = table.changesApplied();
+		}
+
+		void clear(int slot) {
+			this.appliedPerSecond[slot] = Double.NaN;
+			this.bufferedBytes[slot] = -1;
+		}
+
+		TableSeries series(int[] slots) {
+			List<Double> applied = new ArrayList<>(slots.length);
+			List<Long> buffered = new ArrayList<>(slots.length);
+			for (int slot : slots) {
+				applied.add(orNull(this.appliedPerSecond[slot]));
+				buffered.add(orNull(this.bufferedBytes[slot]));
+			}
+			return new TableSeries(this.name, applied, buffered);
+		}
+
+	}
+
+	/** Per second between two readings of a counter; NaN without an earlier one or when it went down. */
+	static double rate(long previousTime, long previousCount, long now, long count) {
+		if (previousTime < 0 || now <= previousTime || count < previousCount) {
+			return Double.NaN;
+		}
+		return (count - previousCount) * 1000.0 / (now - previousTime);
+	}
+
+	private static Double orNull(double value) {
+		return Double.isNaN(value) ? null : value;
+	}
+
+	private static Long orNull(long value) {
+		return (value < 0) ? null : value;
+	}
+
+}

@@ -1,0 +1,122 @@
+// Draws the last minutes of every pipeline from history.json with uPlot, and refreshes them every 2 s.
+(function () {
+  'use strict';
+
+  var REFRESH_MILLIS = 2000;
+  var charts = {};
+
+  function bytes(value) {
+    if (value == null) { return ''; }
+    var units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+    var unit = 0;
+    while (Math.abs(value) >= 1024 && unit < units.length - 1) { value /= 1024; unit++; }
+    return (unit === 0 ? value.toFixed(0) : value.toFixed(1)) + ' ' + units[unit];
+  }
+
+  function count(value) {
+    return value == null ? '' : Math.round(value).toLocaleString('en-US');
+  }
+
+  function seconds(value) {
+    return value == null ? '' : (value / 1000).toLocaleString('en-US', { maximumFractionDigits: 1 }) + ' s';
+  }
+
+  var PALETTE = ['#175cd3', '#b54708', '#067647', '#6941c6', '#c11574', '#0e9384', '#475467'];
+
+  // Each chart: its title, how its values read, and its series from one pipeline's history.
+  var KINDS = [
+    { key: 'lag', title: 'Lag', format: seconds,
+      series: function (p) { return [{ label: 'lag', values: p.lagMillis }]; } },
+    { key: 'events', title: 'Events/s', format: count,
+      series: function (p) { return [{ label: 'events/s', values: p.eventsPerSecond }]; } },
+    { key: 'applied', title: 'Changes applied/s', format: count,
+      series: function (p) {
+        return [{ label: 'all tables', values: p.changesAppliedPerSecond }].concat(p.tables.map(function (t) {
+          return { label: t.name, values: t.changesAppliedPerSecond };
+        }));
+      } },
+    { key: 'buffered', title: 'Buffered bytes', format: bytes,
+      series: function (p) {
+        return [{ label: 'all tables', values: p.bufferedBytes }].concat(p.tables.map(function (t) {
+          return { label: t.name, values: t.bufferedBytes };
+        }));
+      } }
+  ];
+
+  function options(kind, series, width) {
+    return {
+      width: width,
+      height: 160,
+      legend: { live: true },
+      scales: { x: { time: true }, y: { range: function (u, min, max) { return [0, Math.max(max || 0, 1)]; } } },
+      axes: [{}, { size: 70, values: function (u, ticks) { return ticks.map(kind.format); } }],
+      series: [{}].concat(series.map(function (s, i) {
+        return { label: s.label, stroke: PALETTE[i % PALETTE.length], width: i === 0 ? 2 : 1,
+          value: function (u, v) { return kind.format(v); } };
+      }))
+    };
+  }
+
+  function group(container, pipeline) {
+    var id = 'history-' + pipeline.name;
+    var element = document.getElementById(id);
+    if (element) { return element; }
+    element = document.createElement('div');
+    element.id = id;
+    element.className = 'chart-group';
+    var title = document.createElement('h3');
+    title.textContent = 'Pipeline ' + pipeline.name;
+    element.appendChild(title);
+    var row = document.createElement('div');
+    row.className = 'chart-row';
+    KINDS.forEach(function (kind) {
+      var chart = document.createElement('div');
+      chart.className = 'chart';
+      chart.setAttribute('data-chart', kind.key);
+      var caption = document.createElement('div');
+      caption.className = 'chart-title';
+      caption.textContent = kind.title;
+      chart.appendChild(caption);
+      row.appendChild(chart);
+    });
+    element.appendChild(row);
+    container.appendChild(element);
+    return element;
+  }
+
+  function draw(container, history) {
+    var empty = document.getElementById('charts-empty');
+    if (empty) { empty.hidden = history.pipelines.length > 0; }
+    history.pipelines.forEach(function (pipeline) {
+      var element = group(container, pipeline);
+      var times = pipeline.times.map(function (t) { return t / 1000; });
+      KINDS.forEach(function (kind) {
+        var series = kind.series(pipeline);
+        var data = [times].concat(series.map(function (s) { return s.values; }));
+        var key = pipeline.name + '/' + kind.key;
+        var existing = charts[key];
+        if (existing && existing.series.length === data.length) {
+          existing.setData(data);
+          return;
+        }
+        if (existing) { existing.destroy(); }
+        var target = element.querySelector('[data-chart="' + kind.key + '"]');
+        charts[key] = new uPlot(options(kind, series, Math.max(target.clientWidth, 320)), data, target);
+      });
+    });
+  }
+
+  function refresh(container) {
+    fetch(container.getAttribute('data-history'), { headers: { Accept: 'application/json' } })
+      .then(function (response) { return response.ok ? response.json() : null; })
+      .then(function (history) { if (history) { draw(container, history); } })
+      .catch(function () { /* The next refresh tries again. */ });
+  }
+
+  document.addEventListener('DOMContentLoaded', function () {
+    var container = document.getElementById('charts');
+    if (!container || typeof uPlot === 'undefined') { return; }
+    refresh(container);
+    setInterval(function () { refresh(container); }, REFRESH_MILLIS);
+  });
+})();
