@@ -17,8 +17,11 @@
     return value == null ? '' : Math.round(value).toLocaleString('en-US');
   }
 
+  // Lag below a second reads in milliseconds, so the axis of an idle pipeline does not repeat "0 s".
   function seconds(value) {
-    return value == null ? '' : (value / 1000).toLocaleString('en-US', { maximumFractionDigits: 1 }) + ' s';
+    if (value == null) { return ''; }
+    if (Math.abs(value) < 1000) { return Math.round(value).toLocaleString('en-US') + ' ms'; }
+    return (value / 1000).toLocaleString('en-US', { maximumFractionDigits: 1 }) + ' s';
   }
 
   var PALETTE = ['#175cd3', '#b54708', '#067647', '#6941c6', '#c11574', '#0e9384', '#475467'];
@@ -48,7 +51,7 @@
       width: width,
       height: 160,
       legend: { live: true },
-      scales: { x: { time: true }, y: { range: function (u, min, max) { return [0, Math.max(max || 0, 1)]; } } },
+      scales: { x: { time: true }, y: { range: function (u, min, max) { return [0, Math.max(max || 0, 10)]; } } },
       axes: [{}, { size: 70, values: function (u, ticks) { return ticks.map(kind.format); } }],
       series: [{}].concat(series.map(function (s, i) {
         return { label: s.label, stroke: PALETTE[i % PALETTE.length], width: i === 0 ? 2 : 1,
