@@ -1,10 +1,6 @@
 package io.tributary.admin;
 
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -46,7 +42,7 @@ class AdminPagesTest {
 
 	static final AtomicReference<List<PipelineStatus>> CURRENT = new AtomicReference<>(List.of());
 
-	static final MovableClock CLOCK = new MovableClock();
+	static final SteppingClock CLOCK = new SteppingClock(NOW);
 
 	@Autowired
 	private WebApplicationContext context;
@@ -61,7 +57,7 @@ class AdminPagesTest {
 		this.mvc = MockMvcBuilders.webAppContextSetup(this.context).build();
 		CURRENT.set(statuses(1_000_000, 1_000));
 		this.history.sample();
-		CLOCK.millis += 2_000;
+		CLOCK.step();
 		CURRENT.set(statuses(1_001_000, 1_234_567));
 		this.history.sample();
 	}
@@ -169,33 +165,6 @@ class AdminPagesTest {
 		@Bean
 		AdminController adminController(StatusHistory history) {
 			return new AdminController(CURRENT::get, history, "/ops/", CLOCK);
-		}
-
-	}
-
-	/** A clock the tests move by hand. */
-	static final class MovableClock extends Clock {
-
-		volatile long millis = NOW.toEpochMilli();
-
-		@Override
-		public long millis() {
-			return this.millis;
-		}
-
-		@Override
-		public Instant instant() {
-			return Instant.ofEpochMilli(this.millis);
-		}
-
-		@Override
-		public ZoneId getZone() {
-			return ZoneOffset.UTC;
-		}
-
-		@Override
-		public Clock withZone(ZoneId zone) {
-			return this;
 		}
 
 	}

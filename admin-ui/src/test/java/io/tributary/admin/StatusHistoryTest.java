@@ -3,8 +3,6 @@ package io.tributary.admin;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -21,7 +19,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The history sampled by hand at a clock the test moves, two seconds a step. */
 class StatusHistoryTest {
 
-	private final SteppingClock clock = new SteppingClock();
+	private static final long START = Instant.parse("2026-03-01T12:00:00Z").toEpochMilli();
+
+	private final SteppingClock clock = new SteppingClock(Instant.ofEpochMilli(START));
 
 	private final List<PipelineStatus> current = new ArrayList<>();
 
@@ -40,7 +40,7 @@ class StatusHistoryTest {
 
 		PipelineSeries main = history.snapshot().pipelines().get(0);
 		assertThat(main.name()).isEqualTo("main");
-		assertThat(main.times()).containsExactly(SteppingClock.START, SteppingClock.START + 2_000);
+		assertThat(main.times()).containsExactly(START, START + 2_000);
 		assertThat(main.eventsPerSecond()).containsExactly(null, 300.0);
 		assertThat(main.changesAppliedPerSecond()).containsExactly(null, 220.0);
 		assertThat(main.lagMillis()).containsExactly(250L, 0L);
@@ -138,39 +138,6 @@ class StatusHistoryTest {
 			history.stop();
 		}
 		assertThat(history.isRunning()).isFalse();
-	}
-
-	/** A clock that moves only when told, two seconds at a time. */
-	private static final class SteppingClock extends Clock {
-
-		static final long START = Instant.parse("2026-03-01T12:00:00Z").toEpochMilli();
-
-		private long millis = START;
-
-		void step() {
-			this.millis += 2_000;
-		}
-
-		@Override
-		public long millis() {
-			return this.millis;
-		}
-
-		@Override
-		public Instant instant() {
-			return Instant.ofEpochMilli(this.millis);
-		}
-
-		@Override
-		public ZoneId getZone() {
-			return ZoneOffset.UTC;
-		}
-
-		@Override
-		public Clock withZone(ZoneId zone) {
-			return this;
-		}
-
 	}
 
 }

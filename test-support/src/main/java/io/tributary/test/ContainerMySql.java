@@ -125,16 +125,6 @@ final class ContainerMySql implements ServerBackend {
     }
 
     @Override
-    public String bootstrapUser() {
-        return "root";
-    }
-
-    @Override
-    public String bootstrapPassword() {
-        return "";
-    }
-
-    @Override
     public String[] bootstrapStatements() {
         return EmbeddedMySql.testAccountStatements();
     }

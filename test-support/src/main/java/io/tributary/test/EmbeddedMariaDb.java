@@ -83,16 +83,6 @@ final class EmbeddedMariaDb implements ServerBackend {
     }
 
     @Override
-    public String bootstrapUser() {
-        return "root";
-    }
-
-    @Override
-    public String bootstrapPassword() {
-        return "";
-    }
-
-    @Override
     public String[] bootstrapStatements() {
         String user = TestDatabaseServer.TEST_USER;
         String password = TestDatabaseServer.TEST_PASSWORD;

@@ -178,16 +178,6 @@ final class EmbeddedMySql implements ServerBackend {
     }
 
     @Override
-    public String bootstrapUser() {
-        return "root";
-    }
-
-    @Override
-    public String bootstrapPassword() {
-        return "";
-    }
-
-    @Override
     public String[] bootstrapStatements() {
         return testAccountStatements();
     }

@@ -19,10 +19,14 @@ interface ServerBackend {
 
     int port();
 
-    /** The account used once, right after start, to create the test account. */
-    String bootstrapUser();
+    /** The account used once, right after start, to create the test account: root without a password. */
+    default String bootstrapUser() {
+        return "root";
+    }
 
-    String bootstrapPassword();
+    default String bootstrapPassword() {
+        return "";
+    }
 
     /**
      * SQL run as the bootstrap account right after start, before anything else; it must leave the
