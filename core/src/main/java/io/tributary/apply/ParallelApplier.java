@@ -160,6 +160,14 @@ public final class ParallelApplier implements Applier {
 		}
 	}
 
+	/**
+	 * Returns the unique secondary indexes flushes are sorted and partitioned by, such as
+	 * {@code uk_email(email)}; empty when they are split by size only.
+	 */
+	public List<String> partitionIndexes() {
+		return this.upserts.candidates().stream().map(UniqueIndex::toString).toList();
+	}
+
 	/** Returns the table written to. */
 	public TableId targetTable() {
 		return this.statements.targetTable();

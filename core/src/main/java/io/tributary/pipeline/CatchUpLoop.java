@@ -16,6 +16,7 @@ import io.tributary.checkpoint.TableCheckpoint;
 import io.tributary.copy.Copier;
 import io.tributary.source.Position;
 import io.tributary.source.binlog.SourceQueries;
+import io.tributary.status.TableDetail;
 import io.tributary.status.TableStatus.Phase;
 import io.tributary.subscription.BufferedSubscription;
 import io.tributary.subscription.OrderedReplay;
@@ -65,6 +66,8 @@ final class CatchUpLoop {
 			Copier copier = table.copier;
 			boolean copyDone = copier == null || copier.isDone();
 			BufferedSubscription buffer = table.subscription;
+			BufferedSubscription.Counters pressure = buffer.counters();
+			table.timeline.observeParks(pressure.parks(), pressure.parkedMillis(), System.nanoTime());
 			BufferedSubscription.Drain drain;
 			Position oldestPending;
 			table.flushLock.lock();
@@ -112,7 +115,7 @@ final class CatchUpLoop {
 			inOrder.applyTo(table.applier);
 			table.changesApplied += drain.size();
 			table.recordFlush(drain.size(), started);
-			if (table.lastError != null && table.phase != Phase.FAILED) {
+			if (table.lastError != null && table.phase() != Phase.FAILED) {
 				table.lastError = null;
 			}
 		}
@@ -145,7 +148,7 @@ final class CatchUpLoop {
 
 	private boolean advancePhase(TableRuntime table, boolean copyDone, int deferred, boolean positioned,
 			Position delivered) {
-		if (table.phase == Phase.SNAPSHOTTING && copyDone && table.copier != null && table.copier.isDone()) {
+		if (table.phase() == Phase.SNAPSHOTTING && copyDone && table.copier != null && table.copier.isDone()) {
 			table.snapshotDone = true;
 			table.subscription.endCopyPhase();
 			try {
@@ -154,7 +157,7 @@ final class CatchUpLoop {
 			catch (SQLException ex) {
 				table.catchUpTarget = delivered;
 			}
-			table.phase = Phase.CATCHING_UP;
+			table.enter(Phase.CATCHING_UP);
 			logger.info("Table {} snapshot done ({} rows); catching up to {}", table.mapping.source(),
 					table.copier.rowsCopied(), table.catchUpTarget);
 			if (this.runtime.settings.checksum().enabled() && !this.runtime.settings.listenerMode()) {
@@ -164,9 +167,9 @@ final class CatchUpLoop {
 		}
 		// Caught up once the reader has passed the head seen when catching up began and no change
 		// waits on the copy; changes arriving meanwhile are ordinary streaming.
-		if (table.phase == Phase.CATCHING_UP && deferred == 0 && positioned
+		if (table.phase() == Phase.CATCHING_UP && deferred == 0 && positioned
 				&& delivered.compareTo(table.catchUpTarget) >= 0) {
-			table.phase = Phase.STREAMING;
+			table.enter(Phase.STREAMING);
 			logger.info("Table {} is streaming", table.mapping.source());
 			return true;
 		}
@@ -197,18 +200,25 @@ final class CatchUpLoop {
 			return;
 		}
 		List<TableCheckpoint> rows = new ArrayList<>();
+		List<TableRuntime> saved = new ArrayList<>();
 		Instant at = Instant.now();
 		for (TableRuntime table : this.runtime.tables()) {
-			if (table.confirmed != null && table.phase != Phase.FAILED && !table.held) {
+			if (table.confirmed != null && table.phase() != Phase.FAILED && !table.held) {
 				Copier copier = table.copier;
 				Object[] copiedUpTo = (!table.snapshotDone && copier != null) ? copier.copiedUpTo() : null;
 				rows.add(new TableCheckpoint(table.mapping.source(), table.mapping.target(), table.snapshotDone,
 						table.confirmed, copiedUpTo, at));
+				saved.add(table);
 			}
 		}
 		try {
 			this.runtime.checkpoints.save(rows);
 			this.lastCheckpointNanos = now;
+			for (int i = 0; i < rows.size(); i++) {
+				TableCheckpoint row = rows.get(i);
+				saved.get(i).lastCheckpoint = new TableDetail.Checkpoint(row.position().toString(),
+						row.snapshotDone(), at);
+			}
 			if (!rows.isEmpty()) {
 				this.runtime.checkpointWrites++;
 			}

@@ -17,6 +17,7 @@ import io.tributary.schema.TableLayout;
 import io.tributary.source.Position;
 import io.tributary.source.TableId;
 import io.tributary.status.PipelineStatus;
+import io.tributary.status.TableEvent;
 import io.tributary.status.TableStatus;
 import io.tributary.status.TableStatus.Phase;
 
@@ -48,7 +49,7 @@ final class ChecksumRuns {
 		}
 		if (this.runtime.state != PipelineStatus.State.RUNNING || !table.isActive() || !table.snapshotDone) {
 			throw new IllegalStateException("Table " + id + " cannot be compared now: the pipeline is "
-					+ this.runtime.state + " and the table " + table.phase + "; a checksum needs a running pipeline "
+					+ this.runtime.state + " and the table " + table.phase() + "; a checksum needs a running pipeline "
 					+ "and a table that is catching up or streaming");
 		}
 		return start(table);
@@ -79,8 +80,10 @@ final class ChecksumRuns {
 					this.runtime.settings.checksum(), (head) -> awaitApplied(table, head),
 					(range) -> recopy(table, range), progress);
 			// A table copied again meanwhile is compared by the pass that follows its new snapshot.
-			pass.run(() -> this.runtime.stopRequested || !table.isActive() || table.phase == Phase.SNAPSHOTTING);
-			done.complete(progress.snapshot());
+			pass.run(() -> this.runtime.stopRequested || !table.isActive() || table.phase() == Phase.SNAPSHOTTING);
+			TableStatus.Checksum result = progress.snapshot();
+			table.timeline.add(TableEvent.Kind.CHECKSUM, describe(result), null);
+			done.complete(result);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -89,9 +92,23 @@ final class ChecksumRuns {
 		}
 		catch (SQLException | RuntimeException ex) {
 			progress.fail(ex.getMessage());
+			table.timeline.add(TableEvent.Kind.CHECKSUM, "The checksum failed: " + ex.getMessage(), null);
 			logger.warn("Checksum of {} failed: {}", table.mapping.source(), ex.getMessage());
 			done.completeExceptionally(ex);
 		}
+	}
+
+	/** Says what a pass found, in a sentence for the table's timeline. */
+	static String describe(TableStatus.Checksum result) {
+		if (result.state() != TableStatus.Checksum.State.DONE) {
+			return "The checksum stopped early after " + result.chunksChecked() + " chunks"
+					+ ((result.lastError() != null) ? ": " + result.lastError() : "");
+		}
+		long differing = result.chunksRecheckedStillDiffering();
+		String verdict = (differing == 0) ? "source and target are equal"
+				: differing + " chunks differed, " + result.chunksRepaired() + " of them repaired";
+		return "The checksum compared " + result.rowsChecked() + " rows in " + result.chunksChecked() + " chunks: "
+				+ verdict;
 	}
 
 	/** Returns how many leading source columns the target has by name; only those are compared. */
@@ -118,7 +135,7 @@ final class ChecksumRuns {
 				throw new IllegalStateException("The pipeline is " + this.runtime.state);
 			}
 			if (!table.isActive()) {
-				throw new IllegalStateException("Table " + table.mapping.source() + " is " + table.phase);
+				throw new IllegalStateException("Table " + table.mapping.source() + " is " + table.phase());
 			}
 			Position confirmed = table.confirmed;
 			if (this.runtime.positionedCycles > 0 && confirmed != null && confirmed.compareTo(head) >= 0) {

@@ -50,9 +50,9 @@ final class FlushApi {
 			List<TableRuntime> selected = this.runtime.tables()
 				.stream()
 				.filter(which)
-				.filter((t) -> t.phase != Phase.FAILED && t.phase != Phase.PAUSED)
+				.filter((t) -> t.phase() != Phase.FAILED && t.phase() != Phase.PAUSED)
 				.toList();
-			boolean snapshotting = selected.stream().anyMatch((t) -> t.phase == Phase.SNAPSHOTTING);
+			boolean snapshotting = selected.stream().anyMatch((t) -> t.phase() == Phase.SNAPSHOTTING);
 			boolean confirmed = selected.stream()
 				.allMatch((t) -> t.confirmed != null && t.confirmed.compareTo(head) >= 0);
 			if (!snapshotting && this.runtime.positionedCycles > cyclesBefore + 1 && confirmed) {
@@ -87,12 +87,22 @@ final class FlushApi {
 		}
 	}
 
+	/** See {@link Pipeline#flush(Duration, String)}. */
+	void flush(Duration timeout, String requestedBy) throws TimeoutException, InterruptedException {
+		flush(timeout);
+		for (TableRuntime table : this.runtime.tables()) {
+			if (table.isActive()) {
+				table.recordAction("flush", "applied what the pipeline buffered", requestedBy);
+			}
+		}
+	}
+
 	/** See {@link Pipeline#allChangesFlushed()}. */
 	boolean allChangesFlushed() {
 		Position delivered = this.runtime.reader.delivered();
 		return this.runtime.tables()
 			.stream()
-			.filter((t) -> t.phase != Phase.FAILED && t.phase != Phase.PAUSED)
+			.filter((t) -> t.phase() != Phase.FAILED && t.phase() != Phase.PAUSED)
 			.map((t) -> t.status(delivered, this.runtime.reader.rowEvents(t.mapping.source())))
 			.allMatch(TableStatus::allChangesFlushed);
 	}
@@ -100,9 +110,9 @@ final class FlushApi {
 	/** See {@link Pipeline#flushUnderLock(TableId, Duration, Callable)}. */
 	<T> T flushUnderLock(TableId id, Duration timeout, Callable<T> whileLocked) throws Exception {
 		TableRuntime table = this.runtime.table(id);
-		if (table == null || !table.isActive() || table.phase == Phase.SNAPSHOTTING) {
+		if (table == null || !table.isActive() || table.phase() == Phase.SNAPSHOTTING) {
 			throw new IllegalStateException("Table " + id + " is not streaming"
-					+ ((table != null) ? " (" + table.phase + ")" : "; it is not in cdc.tables"));
+					+ ((table != null) ? " (" + table.phase() + ")" : "; it is not in cdc.tables"));
 		}
 		awaitConfirmed(SourceQueries.headFileOffset(this.runtime.source), (t) -> t == table, timeout, false);
 		try (Connection connection = this.runtime.source.getConnection();

@@ -3,7 +3,6 @@ package io.tributary.pipeline;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeoutException;
@@ -19,8 +18,8 @@ import io.tributary.copy.Copier;
 import io.tributary.source.Position;
 import io.tributary.source.TableId;
 import io.tributary.source.binlog.BinlogChangeSource;
-import io.tributary.source.binlog.ServerInfo;
 import io.tributary.status.PipelineStatus;
+import io.tributary.status.TableDetail;
 import io.tributary.status.TableStatus;
 import io.tributary.status.TableStatus.Phase;
 import io.tributary.subscription.BufferedSubscription;
@@ -127,7 +126,7 @@ public final class Pipeline implements AutoCloseable {
 				return;
 			}
 			run.reader.start(from);
-			run.tables().stream().filter((t) -> t.phase == Phase.SNAPSHOTTING && t.copier != null)
+			run.tables().stream().filter((t) -> t.phase() == Phase.SNAPSHOTTING && t.copier != null)
 				.forEach(this.snapshots::submit);
 			run.state = PipelineStatus.State.RUNNING;
 			while (!run.stopRequested) {
@@ -195,6 +194,14 @@ public final class Pipeline implements AutoCloseable {
 	}
 
 	/**
+	 * As {@link #flush(Duration)}, noting the flush in the timeline of every table it applied, with
+	 * who asked ({@code null} when unknown).
+	 */
+	public void flush(Duration timeout, String requestedBy) throws TimeoutException, InterruptedException {
+		this.flushes.flush(timeout, requestedBy);
+	}
+
+	/**
 	 * Returns whether nothing is buffered and every active table's confirmed position equals the
 	 * delivered one.
 	 */
@@ -233,7 +240,17 @@ public final class Pipeline implements AutoCloseable {
 	 * or catching up
 	 */
 	public CompletableFuture<TableStatus.Checksum> checksum(TableId table) {
-		return this.checksums.request(table);
+		return checksum(table, null);
+	}
+
+	/**
+	 * As {@link #checksum(TableId)}, noting in the table's timeline who asked ({@code null} when
+	 * unknown).
+	 */
+	public CompletableFuture<TableStatus.Checksum> checksum(TableId table, String requestedBy) {
+		CompletableFuture<TableStatus.Checksum> pass = this.checksums.request(table);
+		this.runtime.requireTable(table).recordAction("checksum", "comparing source and target", requestedBy);
+		return pass;
 	}
 
 	/**
@@ -315,51 +332,20 @@ public final class Pipeline implements AutoCloseable {
 		this.control.restart(table, requestedBy);
 	}
 
-	/** Returns a snapshot of the pipeline's state. */
-	public PipelineStatus status() {
-		PipelineRuntime run = this.runtime;
-		BinlogChangeSource reader = run.reader;
-		Position delivered = reader.delivered();
-		List<TableStatus> tableStatus = run.tables().stream()
-			.map((table) -> table.status(delivered, reader.rowEvents(table.mapping.source())))
-			.toList();
-		Position confirmed = run.confirmed();
-		Position head = run.sourceHead;
-		// Behind only while the reader has not reached the head last seen; an idle source sends
-		// heartbeats, not events, so the newest event's age alone would read as growing lag.
-		long lastEvent = reader.lastEventTimestamp();
-		boolean behind = head != null && delivered != null && reader.isPositioned() && delivered.compareTo(head) < 0;
-		long lag = (behind && lastEvent > 0) ? Math.max(0, System.currentTimeMillis() - lastEvent) : 0;
-		ServerInfo info = run.server;
-		PipelineSettings settings = run.settings;
-		// Until it is prepared the pipeline has no reader; its failed attempts to prepare stand for one.
-		Instant disconnectedSince = (run.state == PipelineStatus.State.STARTING) ? run.preparingFailedSince
-				: reader.disconnectedSince();
-		return new PipelineStatus(settings.name(), run.state,
-				new PipelineStatus.Source(settings.source().host(), settings.source().port(),
-						settings.source().serverId(), (info != null) ? info.flavor().name() : null,
-						(info != null) ? info.version() : null, (info != null) ? info.gtidMode() : null,
-						reader.isConnected(), disconnectedSince, reader.reconnects(), reader.eventsRead(),
-						reader.lastError()),
-				new PipelineStatus.Positions((delivered != null) ? delivered.toString() : null,
-						(confirmed != null) ? confirmed.toString() : null, (head != null) ? head.toString() : null),
-				lag, lagBytes(confirmed, head), tableStatus, run.startedAt, run.lastError, reader.positionsByGtid(),
-				new PipelineStatus.Counters(reader.transactions(), reader.decodeErrors(), reader.schemaMismatches(),
-						run.checkpointWrites, run.checkpointFailures));
+	/**
+	 * Returns what a table's own page shows: its counters, layout, partitioning, last checkpoint and
+	 * recent events.
+	 * @param table the source table
+	 * @throws IllegalArgumentException when the table is not replicated by this pipeline
+	 */
+	public TableDetail detail(TableId table) {
+		BinlogChangeSource reader = this.runtime.reader;
+		return this.runtime.requireTable(table).detail(reader.delivered(), reader.rowEvents(table));
 	}
 
-	/**
-	 * Returns the binlog bytes between a position and the head when both are in the same file,
-	 * 0 when the position is at or past the head, and {@code null} when they are in different files.
-	 */
-	static Long lagBytes(Position position, Position head) {
-		if (position == null || head == null) {
-			return null;
-		}
-		if (position.compareTo(head) >= 0) {
-			return 0L;
-		}
-		return position.file().equals(head.file()) ? head.offset() - position.offset() : null;
+	/** Returns a snapshot of the pipeline's state. */
+	public PipelineStatus status() {
+		return StatusReport.of(this.runtime);
 	}
 
 	/**

@@ -141,7 +141,7 @@ final class PipelineRuntime {
 	Position confirmed() {
 		Position oldest = null;
 		for (TableRuntime table : this.tables.values()) {
-			if (table.phase != Phase.FAILED && table.confirmed != null) {
+			if (table.phase() != Phase.FAILED && table.confirmed != null) {
 				oldest = Position.min(oldest, table.confirmed);
 			}
 		}

@@ -42,7 +42,7 @@ final class SnapshotQueue {
 			return;
 		}
 		try {
-			copier.run(() -> this.runtime.stopRequested || table.copier != copier || table.phase != Phase.SNAPSHOTTING);
+			copier.run(() -> this.runtime.stopRequested || table.copier != copier || table.phase() != Phase.SNAPSHOTTING);
 		}
 		catch (SQLException | ApplyException ex) {
 			if (table.copier == copier) {

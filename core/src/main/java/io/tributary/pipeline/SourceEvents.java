@@ -19,6 +19,7 @@ import io.tributary.source.ChangeHandler;
 import io.tributary.source.Position;
 import io.tributary.source.RowChange;
 import io.tributary.source.TableId;
+import io.tributary.status.TableEvent;
 import io.tributary.status.TableStatus.Phase;
 
 /**
@@ -47,7 +48,7 @@ final class SourceEvents implements ChangeHandler {
 	@Override
 	public TableLayout onAlter(TableId id, TableLayout current, String statement) {
 		TableRuntime table = this.runtime.table(id);
-		if (table.phase == Phase.SNAPSHOTTING) {
+		if (table.phase() == Phase.SNAPSHOTTING) {
 			throw new SchemaException("Table " + id + " was altered during its snapshot (" + statement
 					+ "); resnapshot the table to copy it with its new definition");
 		}
@@ -57,6 +58,10 @@ final class SourceEvents implements ChangeHandler {
 				next = LayoutReader.read(connection, id, table.mapping.key());
 			}
 			String change = SchemaChanges.incompatibility(current, next);
+			table.timeline.add(TableEvent.Kind.SCHEMA, "Altered on the source: " + statement
+					+ ((change != null) ? "; cannot be followed: " + change
+							: "; followed, " + next.columns().size() + " columns (was " + current.columns().size() + ")"),
+					null);
 			if (change != null) {
 				throw new SchemaException("Table " + id + " was altered on the source in a way Tributary cannot "
 						+ "follow (" + statement + "): " + change + ". Bring the target table to the new definition "
@@ -114,9 +119,10 @@ final class SourceEvents implements ChangeHandler {
 	@Override
 	public void onTruncate(TableId id) {
 		TableRuntime table = this.runtime.table(id);
-		if (table.phase == Phase.SNAPSHOTTING) {
+		if (table.phase() == Phase.SNAPSHOTTING) {
 			throw new SchemaException("Table " + id + " was truncated during its snapshot; resnapshot the table");
 		}
+		table.timeline.add(TableEvent.Kind.SCHEMA, "Truncated on the source; its buffered changes were dropped and the truncation passed on", null);
 		table.flushLock.lock();
 		try {
 			table.subscription.clear();

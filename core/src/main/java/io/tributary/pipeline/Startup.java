@@ -92,7 +92,7 @@ final class Startup {
 			try {
 				resumeFrom = Position.min(resumeFrom, this.tableSetup.prepare(table, saved.get(id), binaryLogs, false));
 				this.runtime.reader.subscribe(table.layout);
-				if (table.phase == Phase.SNAPSHOTTING) {
+				if (table.phase() == Phase.SNAPSHOTTING) {
 					snapshots++;
 				}
 			}
@@ -104,10 +104,10 @@ final class Startup {
 		}
 		Position head = SourceQueries.head(this.runtime.source);
 		for (TableRuntime table : this.runtime.tables()) {
-			if (table.phase == Phase.CATCHING_UP) {
+			if (table.phase() == Phase.CATCHING_UP) {
 				table.catchUpTarget = head;
 			}
-			if (table.confirmed == null && (table.phase == Phase.SNAPSHOTTING || table.phase == Phase.CATCHING_UP)) {
+			if (table.confirmed == null && (table.phase() == Phase.SNAPSHOTTING || table.phase() == Phase.CATCHING_UP)) {
 				table.confirmed = (resumeFrom != null) ? resumeFrom : head;
 			}
 		}

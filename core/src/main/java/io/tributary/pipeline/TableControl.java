@@ -45,7 +45,7 @@ final class TableControl {
 
 	synchronized void pause(TableId id, String requestedBy) {
 		TableRuntime table = actionable(id, "pause");
-		switch (table.phase) {
+		switch (table.phase()) {
 			case PAUSED -> throw refused(id, "pause", "it is already paused; resume it to apply its changes again");
 			case FAILED -> throw refused(id, "pause", "it has failed; fix the cause and restart it");
 			case SNAPSHOTTING -> throw refused(id, "pause", "it is being snapshotted; pause it once the snapshot is "
@@ -53,9 +53,12 @@ final class TableControl {
 			default -> {
 			}
 		}
+		// Noted first, so the timeline reads as asked, then done.
+		String detail = "nothing is applied; resume reads again from " + table.confirmed;
+		table.recordAction("pause", detail, requestedBy);
 		table.flushLock.lock();
 		try {
-			table.phase = Phase.PAUSED;
+			table.enter(Phase.PAUSED);
 			this.runtime.reader.unsubscribe(id);
 			// Empties the buffer and wakes a reader waiting for room in it.
 			table.subscription.clear();
@@ -63,15 +66,13 @@ final class TableControl {
 		finally {
 			table.flushLock.unlock();
 		}
-		String detail = "nothing is applied; resume reads again from " + table.confirmed + by(requestedBy);
-		table.recordAction("pause", detail);
-		logger.info("Table {} paused: {}", id, detail);
+		logger.info("Table {} paused: {}{}", id, detail, by(requestedBy));
 	}
 
 	synchronized void resume(TableId id, String requestedBy) throws SQLException {
 		TableRuntime table = actionable(id, "resume");
-		if (table.phase != Phase.PAUSED) {
-			throw refused(id, "resume", "it is " + table.phase + ", not paused");
+		if (table.phase() != Phase.PAUSED) {
+			throw refused(id, "resume", "it is " + table.phase() + ", not paused");
 		}
 		Position from = table.confirmed;
 		String unavailable = SourceQueries.unavailable(from, SourceQueries.binaryLogs(this.runtime.source),
@@ -81,15 +82,15 @@ final class TableControl {
 					+ "; the changes since cannot be read. Resnapshot it instead");
 		}
 		Position head = SourceQueries.headFileOffset(this.runtime.source);
+		String detail = "reading again from " + from;
+		table.recordAction("resume", detail, requestedBy);
 		replayFrom(table, from, () -> {
 			// A change may have slipped in while the pause took effect; the replay brings it again.
 			table.subscription.clear();
 			table.catchUpTarget = head;
-			table.phase = Phase.CATCHING_UP;
+			table.enter(Phase.CATCHING_UP);
 		});
-		String detail = "reading again from " + from + by(requestedBy);
-		table.recordAction("resume", detail);
-		logger.info("Table {} resumes: {}", id, detail);
+		logger.info("Table {} resumes: {}{}", id, detail, by(requestedBy));
 	}
 
 	synchronized void resnapshot(TableId id, String requestedBy) throws SQLException {
@@ -99,7 +100,7 @@ final class TableControl {
 					+ "told of rows deleted meanwhile; delete its row from the checkpoint table and restart the "
 					+ "application instead");
 		}
-		if (table.phase == Phase.SNAPSHOTTING) {
+		if (table.phase() == Phase.SNAPSHOTTING) {
 			throw refused(id, "resnapshot", "it is being snapshotted already");
 		}
 		copyAgain(table, "resnapshot", "", requestedBy);
@@ -124,15 +125,15 @@ final class TableControl {
 		this.snapshots.submit(table);
 		this.runtime.checkpointSoon = true;
 		this.runtime.wake();
-		String detail = "copying again while streaming from " + delivered + why + by(requestedBy);
-		table.recordAction(action, detail);
-		logger.info("Table {} is snapshotted again: {}", table.mapping.source(), detail);
+		String detail = "copying again while streaming from " + delivered + why;
+		table.recordAction(action, detail, requestedBy);
+		logger.info("Table {} is snapshotted again: {}{}", table.mapping.source(), detail, by(requestedBy));
 	}
 
 	synchronized void restart(TableId id, String requestedBy) throws SQLException {
 		TableRuntime table = actionable(id, "restart");
-		if (table.phase != Phase.FAILED) {
-			throw refused(id, "restart", "it is " + table.phase + "; only a failed table can be restarted");
+		if (table.phase() != Phase.FAILED) {
+			throw refused(id, "restart", "it is " + table.phase() + "; only a failed table can be restarted");
 		}
 		if (table.copyOnRestart && !this.runtime.settings.listenerMode()) {
 			// Its changes since the checkpoint were logged with the old layout and cannot be replayed.
@@ -160,20 +161,19 @@ final class TableControl {
 			this.runtime.reader.subscribe(table.layout);
 			activate(table);
 			startCopy(table);
-			detail = (table.phase == Phase.SNAPSHOTTING) ? "snapshotting from scratch" : "streaming from " + delivered;
+			detail = (table.phase() == Phase.SNAPSHOTTING) ? "snapshotting from scratch" : "streaming from " + delivered;
 		}
 		else {
 			replayFrom(table, from, () -> startCopy(table));
-			detail = ((table.phase == Phase.SNAPSHOTTING) ? "continuing its snapshot and reading again from "
+			detail = ((table.phase() == Phase.SNAPSHOTTING) ? "continuing its snapshot and reading again from "
 					: "reading again from ") + from;
 		}
-		detail += by(requestedBy);
-		table.recordAction("restart", detail + "; it had failed: " + failure);
-		logger.info("Table {} restarted: {}", id, detail);
+		table.recordAction("restart", detail + "; it had failed: " + failure, requestedBy);
+		logger.info("Table {} restarted: {}{}", id, detail, by(requestedBy));
 	}
 
 	private void startCopy(TableRuntime table) {
-		if (table.phase == Phase.SNAPSHOTTING) {
+		if (table.phase() == Phase.SNAPSHOTTING) {
 			this.snapshots.submit(table);
 		}
 	}
@@ -211,7 +211,7 @@ final class TableControl {
 	private void failHeld(TableRuntime table, String action, Exception ex, String requestedBy) {
 		table.fail(ex.getMessage());
 		table.held = false;
-		table.recordAction(action, "failed: " + ex.getMessage() + by(requestedBy));
+		table.recordAction(action, "failed: " + ex.getMessage(), requestedBy);
 		logger.error("Table {} could not {}: {}", table.mapping.source(), action, ex.getMessage());
 	}
 
@@ -221,7 +221,7 @@ final class TableControl {
 		if (table.held || table.onRewind != null) {
 			throw refused(id, action, "an earlier action on it is still under way");
 		}
-		if (table.phase == Phase.STARTING) {
+		if (table.phase() == Phase.STARTING) {
 			throw refused(id, action, "it has not started yet");
 		}
 		return table;

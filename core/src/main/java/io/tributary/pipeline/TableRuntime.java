@@ -1,6 +1,9 @@
 package io.tributary.pipeline;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -10,8 +13,11 @@ import io.tributary.apply.ListenerApplier;
 import io.tributary.apply.ParallelApplier;
 import io.tributary.checksum.ChecksumProgress;
 import io.tributary.copy.Copier;
+import io.tributary.schema.Column;
 import io.tributary.schema.TableLayout;
 import io.tributary.source.Position;
+import io.tributary.status.TableDetail;
+import io.tributary.status.TableEvent;
 import io.tributary.status.TableStatus;
 import io.tributary.status.TableStatus.Phase;
 import io.tributary.subscription.BufferedSubscription;
@@ -49,7 +55,8 @@ final class TableRuntime {
 
 	volatile Copier copier;
 
-	volatile Phase phase = Phase.STARTING;
+	/** Written through {@link #enter} so that every change shows in the timeline. */
+	private volatile Phase phase = Phase.STARTING;
 
 	volatile boolean snapshotDone;
 
@@ -67,6 +74,11 @@ final class TableRuntime {
 	volatile String lastError;
 
 	volatile TableStatus.Action lastAction;
+
+	/** The checkpoint last saved for the table, or {@code null} before the first. */
+	volatile TableDetail.Checkpoint lastCheckpoint;
+
+	final TableTimeline timeline = new TableTimeline();
 
 	/**
 	 * Set while the table waits for the binlog reader to rewind to its position (a resume or a
@@ -104,6 +116,23 @@ final class TableRuntime {
 		this.mapping = mapping;
 	}
 
+	Phase phase() {
+		return this.phase;
+	}
+
+	/** Moves the table to a phase, noting the change in its timeline. */
+	void enter(Phase next) {
+		enter(next, null);
+	}
+
+	private void enter(Phase next, String why) {
+		Phase was = this.phase;
+		this.phase = next;
+		if (was != next) {
+			this.timeline.add(TableEvent.Kind.PHASE, was + " to " + next + ((why != null) ? ": " + why : ""), null);
+		}
+	}
+
 	boolean isActive() {
 		return this.phase != Phase.FAILED && this.phase != Phase.PAUSED && this.subscription != null
 				&& this.onRewind == null && !this.held;
@@ -127,8 +156,17 @@ final class TableRuntime {
 		return (readerDelivered.compareTo(until) >= 0) ? readerDelivered : until;
 	}
 
-	void recordAction(String name, String detail) {
-		this.lastAction = new TableStatus.Action(name, Instant.now(), detail);
+	/**
+	 * Records an operator action as the table's last action and in its timeline.
+	 * @param name the action
+	 * @param detail what it did
+	 * @param requestedBy who asked, or {@code null} when unknown
+	 */
+	void recordAction(String name, String detail, String requestedBy) {
+		boolean named = requestedBy != null && !requestedBy.isBlank();
+		this.lastAction = new TableStatus.Action(name, Instant.now(),
+				detail + (named ? " (by " + requestedBy + ")" : ""));
+		this.timeline.add(TableEvent.Kind.ACTION, name + ": " + detail, named ? requestedBy : null);
 	}
 
 	Watermarks watermarks() {
@@ -138,7 +176,7 @@ final class TableRuntime {
 
 	void fail(String error) {
 		this.lastError = error;
-		this.phase = Phase.FAILED;
+		enter(Phase.FAILED, error);
 		BufferedSubscription buffer = this.subscription;
 		if (buffer != null) {
 			buffer.clear();
@@ -161,6 +199,24 @@ final class TableRuntime {
 				counters.parks(), counters.parkedMillis(), counters.softLimitBytes(), this.changesApplied, apply(),
 				flushed, (position != null) ? position.toString() : null, this.lastFlush, this.lastError, checksum(),
 				this.lastAction, events, this.flushes.snapshot(), this.snapshotDone);
+	}
+
+	/** See {@link Pipeline#detail(io.tributary.source.TableId)}. */
+	TableDetail detail(Position delivered, TableStatus.Events events) {
+		TableLayout current = this.layout;
+		List<TableDetail.ColumnInfo> columns = new ArrayList<>();
+		List<String> key = new ArrayList<>();
+		if (current != null) {
+			for (Column column : current.columns()) {
+				boolean inKey = Arrays.stream(current.keyColumns()).anyMatch((ordinal) -> ordinal == column.ordinal());
+				columns.add(new TableDetail.ColumnInfo(column.name(), column.columnType(), column.nullable(), inKey));
+			}
+			current.keys().forEach((column) -> key.add(column.name()));
+		}
+		ParallelApplier writing = this.writer;
+		return new TableDetail(status(delivered, events), columns, key,
+				(writing != null) ? writing.partitionIndexes() : List.of(), this.lastCheckpoint,
+				this.timeline.snapshot());
 	}
 
 	private TableStatus.Checksum checksum() {
@@ -195,6 +251,8 @@ final class TableRuntime {
 		long nanos = System.nanoTime() - startedNanos;
 		this.flushes.failed(rows, nanos);
 		this.lastFlush = new TableStatus.Flush(Instant.now(), rows, nanos / 1_000_000, error);
+		this.timeline.add(TableEvent.Kind.FLUSH_FAILED, "A flush of " + rows + " changes failed after "
+				+ (nanos / 1_000_000) + " ms; they were put back: " + error, null);
 	}
 
 }

@@ -108,14 +108,14 @@ final class TableSetup {
 		if (usable && checkpoint.snapshotDone()) {
 			table.snapshotDone = true;
 			table.confirmed = checkpoint.position();
-			table.phase = Phase.CATCHING_UP;
+			table.enter(Phase.CATCHING_UP);
 			resumeFrom = checkpoint.position();
 			logger.info("Table {} resumes from checkpoint {}", mapping.source(), checkpoint.position());
 		}
 		else if (!snapshot && mapping.snapshot() == SnapshotMode.NEVER && !usable) {
 			// Streams from the head; rows that exist already are not copied.
 			table.snapshotDone = true;
-			table.phase = Phase.CATCHING_UP;
+			table.enter(Phase.CATCHING_UP);
 			logger.info("Table {} is not snapshotted (snapshot mode never)", mapping.source());
 		}
 		else {
@@ -126,11 +126,11 @@ final class TableSetup {
 				table.confirmed = checkpoint.position();
 				resumeFrom = checkpoint.position();
 			}
-			table.phase = Phase.SNAPSHOTTING;
+			table.enter(Phase.SNAPSHOTTING);
 		}
 		table.subscription = new BufferedSubscription(layout, settings.bufferSoftLimitBytes(),
 				settings.flushMaxChanges(), this.runtime::wake);
-		if (table.phase != Phase.SNAPSHOTTING) {
+		if (table.phase() != Phase.SNAPSHOTTING) {
 			table.subscription.endCopyPhase();
 		}
 		table.copyOnRestart = false;
@@ -162,7 +162,7 @@ final class TableSetup {
 
 				@Override
 				public void recovered() {
-					if (table.phase != Phase.FAILED) {
+					if (table.phase() != Phase.FAILED) {
 						table.lastError = null;
 					}
 				}

@@ -1,10 +1,14 @@
 package io.tributary.pipeline;
 
+import java.util.List;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.tributary.source.TableId;
 import io.tributary.status.PipelineStatus;
+import io.tributary.status.TableDetail;
+import io.tributary.status.TableEvent;
 import io.tributary.status.TableStatus;
 import io.tributary.status.TableStatus.Phase;
 import io.tributary.test.DatabaseExtension;
@@ -25,7 +29,7 @@ class TableControlIT {
 	void aPausedTableFallsBehindWhileTheOtherStreamsAndCatchesUpOnResume(TestDatabase db) throws Exception {
 		Replication replication = twoTables(db, "pause");
 		try (RunningPipeline running = streaming(replication); Writes writes = new Writes(replication)) {
-			running.pipeline().pause(id(replication, "a"));
+			running.pipeline().pause(id(replication, "a"), "alice");
 			TableStatus paused = running.awaitTable("a", (t) -> t.phase() == Phase.PAUSED);
 			assertThat(paused.lastAction().name()).isEqualTo("pause");
 			assertThatThrownBy(() -> running.pipeline().pause(id(replication, "a"))).hasMessageContaining("already paused");
@@ -33,9 +37,17 @@ class TableControlIT {
 			running.awaitTable("b", (t) -> t.changesApplied() > otherApplied + 300);
 			assertThat(running.table("a").changesApplied()).isEqualTo(paused.changesApplied());
 			assertThat(running.table("a").bufferedKeys()).isZero();
-			running.pipeline().resume(id(replication, "a"));
+			running.pipeline().resume(id(replication, "a"), "bob");
 			running.awaitTable("a", (t) -> t.changesApplied() > paused.changesApplied() && t.phase() == Phase.STREAMING);
 			assertThat(running.table("a").lastAction().name()).isEqualTo("resume");
+			// The timeline tells the story in order: each action as asked, then the phase it led to.
+			List<TableEvent> timeline = running.pipeline().detail(id(replication, "a")).timeline();
+			assertThat(timeline).extracting((e) -> e.kind() + " " + e.message().replaceAll(":.*", "") + " " + e.by())
+				.containsSubsequence("PHASE CATCHING_UP to STREAMING null", "ACTION pause alice",
+						"PHASE STREAMING to PAUSED null", "ACTION resume bob", "PHASE PAUSED to CATCHING_UP null",
+						"PHASE CATCHING_UP to STREAMING null");
+			assertThat(running.pipeline().detail(id(replication, "b")).timeline())
+				.noneMatch((e) -> e.kind() == TableEvent.Kind.ACTION);
 			writes.stop();
 			assertConverged(replication, running);
 		}
@@ -94,6 +106,13 @@ class TableControlIT {
 					"UPDATE b SET note = 'still streaming' WHERE id <= 10");
 			TableStatus failed = running.awaitTable("a", (t) -> t.phase() == Phase.FAILED);
 			assertThat(failed.lastError()).contains("wide enough").contains("restart the table");
+			TableDetail detail = running.pipeline().detail(id(replication, "a"));
+			assertThat(detail.timeline()).anyMatch((e) -> e.kind() == TableEvent.Kind.FLUSH_FAILED)
+				.anyMatch((e) -> e.message().startsWith("STREAMING to FAILED: ") && e.message().contains("wide enough"));
+			assertThat(detail.columns()).extracting(TableDetail.ColumnInfo::name).startsWith("id");
+			assertThat(detail.keyColumns()).containsExactly("id");
+			assertThat(detail.checkpoint()).isNotNull();
+			assertThat(detail.checkpoint().snapshotDone()).isTrue();
 			assertThatThrownBy(() -> running.pipeline().resume(id(replication, "a"))).hasMessageContaining("not paused");
 			running.awaitCaughtUp();
 			replication.assertEqual("b");
