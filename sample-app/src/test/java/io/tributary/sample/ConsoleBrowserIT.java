@@ -5,6 +5,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.List;
+
+import com.deque.html.axecore.results.Results;
+import com.deque.html.axecore.selenium.AxeBuilder;
 
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
@@ -63,6 +67,7 @@ class ConsoleBrowserIT {
 			assertThat(((JavascriptExecutor) browser).executeScript("return window.tributaryMark;"))
 				.as("the page was updated in place, not reloaded").isEqualTo("still here");
 			assertThat(browser.findElement(By.tagName("body")).getText()).contains("STREAMING");
+			assertAccessible(browser, "overview");
 			Path screenshots = Files.createDirectories(Path.of("target", "screenshots"));
 			File shot = ((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE);
 			Files.copy(shot.toPath(), screenshots.resolve("overview.png"), StandardCopyOption.REPLACE_EXISTING);
@@ -70,6 +75,20 @@ class ConsoleBrowserIT {
 		finally {
 			browser.quit();
 		}
+	}
+
+	/**
+	 * Runs axe-core on the page as it is now and fails on any serious or critical violation, naming
+	 * the rule and the elements.
+	 */
+	private static void assertAccessible(WebDriver browser, String page) {
+		Results results = new AxeBuilder().analyze(browser);
+		List<String> severe = results.getViolations().stream()
+			.filter((rule) -> "serious".equals(rule.getImpact()) || "critical".equals(rule.getImpact()))
+			.map((rule) -> rule.getImpact() + " " + rule.getId() + ": " + rule.getHelp() + " at "
+					+ rule.getNodes().stream().map((node) -> String.valueOf(node.getTarget())).toList())
+			.toList();
+		assertThat(severe).as("serious or critical accessibility violations on the " + page).isEmpty();
 	}
 
 	/** Returns the first table's changes applied as shown, or {@code null} while the live update swaps it. */
