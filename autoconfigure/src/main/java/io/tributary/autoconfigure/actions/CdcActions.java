@@ -128,9 +128,17 @@ public class CdcActions {
 	}
 
 	/**
-	 * Checks that the user may run the action and that actions are enabled.
+	 * Checks, as {@link #run} does before it acts, that the current user may run the action now:
+	 * for a page that asks to confirm an action before running it.
+	 * @param action the action's name
 	 * @return the user's name, recorded with the action; {@code null} when unknown
+	 * @throws RequestRefused 401 or 403 for the user, 403 while actions are disabled, 400 for an
+	 * unknown action
 	 */
+	public String requireAllowed(String action) {
+		return allowAction(action);
+	}
+
 	private String allowAction(String action) {
 		Decision decision = allow(Operation.WRITE);
 		if (!this.admin.isActionsEnabled()) {
