@@ -1,20 +1,26 @@
 package io.tributary.admin;
 
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Controller;
-import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.servlet.ModelAndView;
-import org.springframework.web.servlet.mvc.support.RedirectAttributes;
+import org.springframework.web.servlet.View;
+import org.springframework.web.servlet.support.RequestContextUtils;
 
 import io.tributary.autoconfigure.actions.RequestRefused;
 
 /**
- * Runs the actions the pages' forms post, one table's or every table's, and redirects back to the
- * page with a notice of what was done or why it was refused (post, redirect, get). A resnapshot
+ * Runs the actions the pages' forms post, one table's or every table's, and sends the browser back
+ * to the page (303 See Other) with a notice of what was done or why it was refused (post, redirect,
+ * get); the notice waits in the session for that one request. A resnapshot
  * first answers with a page asking to confirm it, whose form posts again with {@code confirm=true}.
  * A user who may not act, or actions that are disabled, get 401 or 403 and the reason; so do an
  * unknown action and an unknown table (400, 404).
@@ -41,12 +47,13 @@ public class AdminActionController {
 	}
 
 	@PostMapping("/pipelines/{pipeline}/tables/{table}/actions/{action}")
-	public String tableAction(@PathVariable String pipeline, @PathVariable String table, @PathVariable String action,
-			@RequestParam(defaultValue = "false") boolean confirm, Model model, RedirectAttributes redirect) {
+	public ModelAndView tableAction(@PathVariable String pipeline, @PathVariable String table,
+			@PathVariable String action, @RequestParam(defaultValue = "false") boolean confirm,
+			HttpServletRequest request, HttpServletResponse response) {
 		String back = AdminController.tablePath(this.path, pipeline, table);
 		if (ActionChoice.needsConfirmation(action) && !confirm) {
-			return confirmation(model, action, "table " + table + " of pipeline " + pipeline,
-					back + "/actions/" + action, back);
+			return confirmation(action, "table " + table + " of pipeline " + pipeline, back + "/actions/" + action,
+					back);
 		}
 		Notice notice;
 		try {
@@ -55,16 +62,16 @@ public class AdminActionController {
 		catch (RequestRefused refused) {
 			notice = Notice.of(answeredOnItsOwnPage(refused));
 		}
-		redirect.addFlashAttribute(NOTICE, notice);
-		return "redirect:" + back;
+		return seeOther(back, notice, request, response);
 	}
 
 	@PostMapping("/actions/{action}")
-	public String allTablesAction(@PathVariable String action, @RequestParam(defaultValue = "false") boolean confirm,
-			Model model, RedirectAttributes redirect) {
+	public ModelAndView allTablesAction(@PathVariable String action,
+			@RequestParam(defaultValue = "false") boolean confirm, HttpServletRequest request,
+			HttpServletResponse response) {
 		String back = this.path.isEmpty() ? "/" : this.path;
 		if (ActionChoice.needsConfirmation(action) && !confirm) {
-			return confirmation(model, action, "every table of every pipeline", this.path + "/actions/" + action, back);
+			return confirmation(action, "every table of every pipeline", this.path + "/actions/" + action, back);
 		}
 		Notice notice;
 		try {
@@ -73,8 +80,7 @@ public class AdminActionController {
 		catch (RequestRefused refused) {
 			notice = Notice.of(answeredOnItsOwnPage(refused));
 		}
-		redirect.addFlashAttribute(NOTICE, notice);
-		return "redirect:" + back;
+		return seeOther(back, notice, request, response);
 	}
 
 	@ExceptionHandler(RequestRefused.class)
@@ -82,15 +88,32 @@ public class AdminActionController {
 		return AdminController.refusalPage(refused, this.path);
 	}
 
-	private String confirmation(Model model, String action, String subject, String postPath, String back) {
+	private ModelAndView confirmation(String action, String subject, String postPath, String back) {
 		// Only a user who may run the action is asked to confirm it.
 		this.actions.requireAllowed(action);
-		model.addAttribute("action", action);
-		model.addAttribute("subject", subject);
-		model.addAttribute("postPath", postPath);
-		model.addAttribute("backPath", back);
-		model.addAttribute("adminPath", this.path);
-		return "tributary/confirm";
+		ModelAndView page = new ModelAndView("tributary/confirm");
+		page.addObject("action", action);
+		page.addObject("subject", subject);
+		page.addObject("postPath", postPath);
+		page.addObject("backPath", back);
+		page.addObject("adminPath", this.path);
+		return page;
+	}
+
+	/**
+	 * Sends the browser to a page with the notice waiting for it there. The location is written as
+	 * it is: a redirect through the container would add the session id to it for a new session.
+	 */
+	private static ModelAndView seeOther(String path, Notice notice, HttpServletRequest request,
+			HttpServletResponse response) {
+		String location = request.getContextPath() + path;
+		RequestContextUtils.getOutputFlashMap(request).put(NOTICE, notice);
+		RequestContextUtils.saveOutputFlashMap(location, request, response);
+		View redirect = (model, viewRequest, viewResponse) -> {
+			viewResponse.setStatus(HttpStatus.SEE_OTHER.value());
+			viewResponse.setHeader(HttpHeaders.LOCATION, location);
+		};
+		return new ModelAndView(redirect);
 	}
 
 	/**

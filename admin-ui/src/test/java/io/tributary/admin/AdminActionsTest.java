@@ -57,7 +57,7 @@ class AdminActionsTest {
 	void eachActionOnATableReachesTheServiceAndRedirectsBackWithWhatItDid() throws Exception {
 		for (String action : ConsoleActions.NAMES) {
 			MvcResult result = this.mvc.perform(post(TABLE + "/actions/" + action).param("confirm", "true"))
-				.andExpect(status().isFound())
+				.andExpect(status().isSeeOther())
 				.andExpect(redirectedUrl(TABLE))
 				.andReturn();
 			assertThat(ACTIONS.calls).last().isEqualTo(action + " main:shop.orders");
@@ -66,6 +66,8 @@ class AdminActionsTest {
 				.contains("Ran " + action + " on main:shop.orders.");
 		}
 		assertThat(ACTIONS.calls).hasSize(ConsoleActions.NAMES.size());
+		assertThat(this.mvc.perform(post(TABLE + "/actions/pause")).andReturn().getResponse().getHeader("Location"))
+			.isEqualTo(TABLE);
 		assertThat(this.mvc.perform(get(TABLE)).andReturn().getResponse().getContentAsString())
 			.as("the notice shows once, after the redirect").doesNotContain("notice-done");
 	}
@@ -74,7 +76,7 @@ class AdminActionsTest {
 	void eachActionOnEveryTableReachesTheServiceAndRedirectsToTheOverview() throws Exception {
 		for (String action : ConsoleActions.NAMES) {
 			MvcResult result = this.mvc.perform(post("/ops/actions/" + action).param("confirm", "true"))
-				.andExpect(status().isFound())
+				.andExpect(status().isSeeOther())
 				.andExpect(redirectedUrl("/ops"))
 				.andReturn();
 			assertThat(ACTIONS.calls).last().isEqualTo(action + " *");
@@ -99,7 +101,7 @@ class AdminActionsTest {
 		assertThat(all).contains("Resnapshot every table of every pipeline?")
 			.contains("action=\"/ops/actions/resnapshot\"").contains("href=\"/ops\"");
 
-		this.mvc.perform(post(TABLE + "/actions/pause")).andExpect(status().isFound());
+		this.mvc.perform(post(TABLE + "/actions/pause")).andExpect(status().isSeeOther());
 		assertThat(ACTIONS.calls).as("other actions run at once").containsExactly("pause main:shop.orders");
 	}
 
@@ -107,12 +109,12 @@ class AdminActionsTest {
 	void whatThePipelineRefusesShowsAsANotice() throws Exception {
 		ACTIONS.pipelineRefusal = new RequestRefused(RequestRefused.CONFLICT,
 				"Cannot resume shop.orders: it is not paused");
-		MvcResult result = this.mvc.perform(post(TABLE + "/actions/resume")).andExpect(status().isFound())
+		MvcResult result = this.mvc.perform(post(TABLE + "/actions/resume")).andExpect(status().isSeeOther())
 			.andExpect(redirectedUrl(TABLE)).andReturn();
 		assertThat(follow(result, TABLE)).containsPattern("class=\"notice notice-refused\"\\s+role=\"alert\"")
 			.contains("<strong>Refused.</strong>").contains("Cannot resume shop.orders: it is not paused");
 
-		MvcResult all = this.mvc.perform(post("/ops/actions/resume")).andExpect(status().isFound()).andReturn();
+		MvcResult all = this.mvc.perform(post("/ops/actions/resume")).andExpect(status().isSeeOther()).andReturn();
 		assertThat(follow(all, "/ops")).contains("notice-refused")
 			.contains("Refused everywhere: Cannot resume shop.orders: it is not paused");
 	}

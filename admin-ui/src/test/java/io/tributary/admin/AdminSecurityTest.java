@@ -144,7 +144,7 @@ class AdminSecurityTest {
 
 		MvcResult posted = this.mvc
 			.perform(post(TABLE + "/actions/pause").session(session).with(operator()).param("_csrf", token.group(1)))
-			.andExpect(status().isFound())
+			.andExpect(status().isSeeOther())
 			.andExpect(redirectedUrl(TABLE))
 			.andReturn();
 		String page = this.mvc.perform(get(TABLE).session(session).with(operator()).flashAttrs(posted.getFlashMap()))
@@ -161,7 +161,7 @@ class AdminSecurityTest {
 		assertThat(CSRF_FIELD.matcher(confirm).find()).isTrue();
 		MvcResult confirmed = this.mvc
 			.perform(post(TABLE + "/actions/resnapshot").with(csrf()).with(operator()).param("confirm", "true"))
-			.andExpect(status().isFound()).andReturn();
+			.andExpect(status().isSeeOther()).andReturn();
 		assertThat(confirmed.getFlashMap().get(AdminActionController.NOTICE)).asString()
 			.contains("Cannot resnapshot shop.orders: the pipeline is STOPPED");
 	}
