@@ -1,4 +1,5 @@
-// Draws the last minutes of every pipeline from history.json with uPlot, and refreshes them every 2 s.
+// Draws the last minutes of every pipeline (overview) or of one table (its page) with uPlot from the
+// server's history, and refreshes them every 2 s.
 (function () {
   'use strict';
 
@@ -109,17 +110,60 @@
     });
   }
 
-  function refresh(container) {
-    fetch(container.getAttribute('data-history'), { headers: { Accept: 'application/json' } })
+  function fraction(value) {
+    return value == null ? '' : value.toLocaleString('en-US', { maximumFractionDigits: 1 });
+  }
+
+  // The charts of one table's page, each drawn into the element of its key.
+  var TABLE_KINDS = [
+    { key: 'applied', format: count,
+      series: function (t) { return [{ label: 'changes/s', values: t.changesAppliedPerSecond }]; } },
+    { key: 'buffered', format: bytes,
+      series: function (t) { return [{ label: 'buffered', values: t.bufferedBytes }]; } },
+    { key: 'concurrency', format: count,
+      series: function (t) { return [{ label: 'statements at once', values: t.applyConcurrency }]; } },
+    { key: 'contention', format: fraction,
+      series: function (t) { return [{ label: 'contention/s', values: t.contentionEventsPerSecond }]; } }
+  ];
+
+  function drawTable(container, history) {
+    var empty = document.getElementById('charts-empty');
+    if (empty) { empty.hidden = history.times.length > 0; }
+    var times = history.times.map(function (t) { return t / 1000; });
+    TABLE_KINDS.forEach(function (kind) {
+      var series = kind.series(history);
+      var data = [times].concat(series.map(function (s) { return s.values; }));
+      var existing = charts['table/' + kind.key];
+      if (existing) {
+        existing.setData(data);
+        return;
+      }
+      var target = container.querySelector('[data-chart="' + kind.key + '"]');
+      charts['table/' + kind.key] = new uPlot(options(kind, series, Math.max(target.clientWidth, 280)), data, target);
+    });
+  }
+
+  function refresh(url, drawInto) {
+    fetch(url, { headers: { Accept: 'application/json' } })
       .then(function (response) { return response.ok ? response.json() : null; })
-      .then(function (history) { if (history) { draw(container, history); } })
+      .then(function (history) { if (history) { drawInto(history); } })
       .catch(function () { /* The next refresh tries again. */ });
   }
 
+  function every(url, drawInto) {
+    refresh(url, drawInto);
+    setInterval(function () { refresh(url, drawInto); }, REFRESH_MILLIS);
+  }
+
   document.addEventListener('DOMContentLoaded', function () {
-    var container = document.getElementById('charts');
-    if (!container || typeof uPlot === 'undefined') { return; }
-    refresh(container);
-    setInterval(function () { refresh(container); }, REFRESH_MILLIS);
+    if (typeof uPlot === 'undefined') { return; }
+    var overview = document.getElementById('charts');
+    if (overview) {
+      every(overview.getAttribute('data-history'), function (history) { draw(overview, history); });
+    }
+    var table = document.getElementById('table-charts');
+    if (table) {
+      every(table.getAttribute('data-table-history'), function (history) { drawTable(table, history); });
+    }
   });
 })();

@@ -1,27 +1,47 @@
 package io.tributary.admin;
 
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.function.Supplier;
 
+import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
+import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.ResponseBody;
+import org.springframework.web.servlet.ModelAndView;
+import org.springframework.web.util.UriComponentsBuilder;
 
+import io.tributary.autoconfigure.actions.RequestRefused;
+import io.tributary.autoconfigure.security.CdcAccess;
+import io.tributary.autoconfigure.security.CdcAccess.Decision;
+import io.tributary.autoconfigure.security.CdcAccess.Operation;
 import io.tributary.status.PipelineStatus;
+import io.tributary.status.TableDetail;
+import io.tributary.status.TableEvent;
 
 /**
- * Serves the admin pages: the overview, the fragment of it that the page polls, and the history
- * its charts draw. Reads only the pipelines' public status, one section per pipeline.
+ * Serves the admin pages: the overview, each table's page, the fragments of both that the pages
+ * poll, and the history their charts draw. Every page needs a user who may read, as
+ * {@link CdcAccess} decides; a refusal answers 401 or 403 with the reason.
  */
 @Controller
 @RequestMapping("${cdc.admin.path:/tributary}")
 public class AdminController {
 
 	private final Supplier<List<PipelineStatus>> statuses;
+
+	private final TableDetails details;
+
+	private final CdcAccess access;
+
+	private final ConsoleActions actions;
 
 	private final StatusHistory history;
 
@@ -32,23 +52,33 @@ public class AdminController {
 	/**
 	 * Creates the controller.
 	 * @param statuses reads every pipeline's status
+	 * @param details finds one table's detail
+	 * @param access who may read the pages
+	 * @param actions whether the current user may run actions, to show the buttons
 	 * @param history the recent statuses the charts draw
 	 * @param path the path the pages are served under, {@code cdc.admin.path}
 	 */
-	public AdminController(Supplier<List<PipelineStatus>> statuses, StatusHistory history, String path) {
-		this(statuses, history, path, Clock.systemUTC());
+	public AdminController(Supplier<List<PipelineStatus>> statuses, TableDetails details, CdcAccess access,
+			ConsoleActions actions, StatusHistory history, String path) {
+		this(statuses, details, access, actions, history, path, Clock.systemUTC());
 	}
 
-	AdminController(Supplier<List<PipelineStatus>> statuses, StatusHistory history, String path, Clock clock) {
+	AdminController(Supplier<List<PipelineStatus>> statuses, TableDetails details, CdcAccess access,
+			ConsoleActions actions, StatusHistory history, String path, Clock clock) {
 		this.statuses = statuses;
+		this.details = details;
+		this.access = access;
+		this.actions = actions;
 		this.history = history;
-		this.path = path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
+		this.path = trimmed(path);
 		this.format = new DisplayFormat(clock);
 	}
 
 	@GetMapping({ "", "/" })
 	public String status(Model model) {
 		overviewModel(model);
+		model.addAttribute("actionsAvailable", this.actions.available());
+		model.addAttribute("actionChoices", ActionChoice.ALL_TABLES);
 		return "tributary/status";
 	}
 
@@ -61,14 +91,96 @@ public class AdminController {
 	@GetMapping(path = "/history.json", produces = MediaType.APPLICATION_JSON_VALUE)
 	@ResponseBody
 	public StatusHistory.Snapshot history() {
+		requireRead();
 		return this.history.snapshot();
 	}
 
+	@GetMapping("/pipelines/{pipeline}/tables/{table}")
+	public String table(@PathVariable String pipeline, @PathVariable String table, Model model) {
+		tableModel(pipeline, table, model);
+		model.addAttribute("actionsAvailable", this.actions.available());
+		model.addAttribute("actionChoices", ActionChoice.ONE_TABLE);
+		model.addAttribute("polled", false);
+		return "tributary/table";
+	}
+
+	@GetMapping("/pipelines/{pipeline}/tables/{table}/fragment")
+	public String tableFragment(@PathVariable String pipeline, @PathVariable String table, Model model) {
+		tableModel(pipeline, table, model);
+		model.addAttribute("polled", true);
+		return "tributary/table-poll";
+	}
+
+	@GetMapping(path = "/pipelines/{pipeline}/tables/{table}/history.json", produces = MediaType.APPLICATION_JSON_VALUE)
+	@ResponseBody
+	public StatusHistory.TableHistory tableHistory(@PathVariable String pipeline, @PathVariable String table) {
+		requireRead();
+		return this.history.tableHistory(pipeline, table);
+	}
+
+	@ExceptionHandler(RequestRefused.class)
+	public ModelAndView refused(RequestRefused refused) {
+		return refusalPage(refused, this.path);
+	}
+
 	private void overviewModel(Model model) {
+		requireRead();
 		model.addAttribute("pipelines", this.statuses.get());
 		model.addAttribute("history", this.history);
 		model.addAttribute("fmt", this.format);
 		model.addAttribute("adminPath", this.path);
+	}
+
+	private void tableModel(String pipeline, String table, Model model) {
+		requireRead();
+		TableDetail detail = this.details.find(pipeline, table);
+		if (detail == null) {
+			throw new RequestRefused(RequestRefused.NOT_FOUND, "Pipeline " + pipeline + " does not replicate table "
+					+ table + "; the overview lists every pipeline's tables");
+		}
+		List<TableEvent> newestFirst = new ArrayList<>(detail.timeline());
+		Collections.reverse(newestFirst);
+		model.addAttribute("pipeline", pipeline);
+		model.addAttribute("detail", detail);
+		model.addAttribute("table", detail.status());
+		model.addAttribute("timeline", newestFirst);
+		model.addAttribute("timelineLength", TableDetail.TIMELINE_LENGTH);
+		model.addAttribute("appliedPerSecond", this.history.latestChangesAppliedPerSecond(pipeline, table));
+		model.addAttribute("fmt", this.format);
+		model.addAttribute("adminPath", this.path);
+		model.addAttribute("tablePath", tablePath(this.path, pipeline, table));
+	}
+
+	private Decision requireRead() {
+		Decision decision = this.access.decide(Operation.READ);
+		return switch (decision.verdict()) {
+			case ALLOWED -> decision;
+			case UNAUTHENTICATED -> throw new RequestRefused(RequestRefused.UNAUTHORIZED, decision.reason());
+			case FORBIDDEN -> throw new RequestRefused(RequestRefused.FORBIDDEN, decision.reason());
+		};
+	}
+
+	/** The path of a table's page, each name encoded as one path segment. */
+	static String tablePath(String adminPath, String pipeline, String table) {
+		return UriComponentsBuilder.fromPath(adminPath)
+			.pathSegment("pipelines", pipeline, "tables", table)
+			.encode()
+			.build()
+			.toUriString();
+	}
+
+	/** The page that says why a request was refused, answered with the refusal's status. */
+	static ModelAndView refusalPage(RequestRefused refused, String adminPath) {
+		ModelAndView page = new ModelAndView("tributary/refused");
+		page.setStatus(HttpStatusCode.valueOf(refused.status()));
+		page.addObject("status", refused.status());
+		page.addObject("message", refused.getMessage());
+		page.addObject("adminPath", adminPath);
+		return page;
+	}
+
+	static String trimmed(String path) {
+		return path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
 	}
 
 }

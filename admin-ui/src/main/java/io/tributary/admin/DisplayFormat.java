@@ -92,6 +92,11 @@ public final class DisplayFormat {
 		return seconds + " s";
 	}
 
+	/** Nanoseconds as a duration: {@code 1.2 s}. */
+	public String nanos(long nanos) {
+		return duration(nanos / 1_000_000);
+	}
+
 	/** Seconds as a duration, or the unknown mark. */
 	public String seconds(Long seconds) {
 		return (seconds != null) ? duration(seconds * 1_000) : UNKNOWN;
@@ -109,6 +114,21 @@ public final class DisplayFormat {
 	/** An instant in UTC to the second. */
 	public String time(Instant at) {
 		return (at != null) ? TIME.format(at) : UNKNOWN;
+	}
+
+	/** An instant as an HTML {@code datetime} attribute: ISO-8601 in UTC. */
+	public String iso(Instant at) {
+		return (at != null) ? at.toString() : null;
+	}
+
+	/** A name written in capitals with underscores, as words: {@code FLUSH_FAILED} reads {@code FLUSH FAILED}. */
+	public String words(Enum<?> value) {
+		return (value != null) ? value.name().replace('_', ' ') : UNKNOWN;
+	}
+
+	/** Yes or no. */
+	public String yesNo(boolean value) {
+		return value ? "yes" : "no";
 	}
 
 	/** The share of a whole, 0 to 100, for a bar's width; 0 when the whole is not positive. */

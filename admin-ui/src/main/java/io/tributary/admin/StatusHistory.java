@@ -24,7 +24,8 @@ import io.tributary.status.TableStatus;
  * The last minutes of every pipeline's status, sampled at a fixed interval into fixed-size rings,
  * so that a page opened now can chart what happened before it. Rates are computed from the
  * difference of two consecutive samples' counters; the first sample, and a sample whose counter
- * went down (a restart), have no rate. Memory is bounded by the capacity times the number of
+ * went down (a restart), have no rate. Per table it keeps changes applied per second, bytes
+ * buffered, the writer's concurrency and contention events per second. Memory is bounded by the capacity times the number of
  * pipelines and tables, whatever runs.
  */
 public final class StatusHistory implements SmartLifecycle {
@@ -114,6 +115,30 @@ public final class StatusHistory implements SmartLifecycle {
 		return (tableRing != null) ? orNull(tableRing.appliedPerSecond[ring.latest()]) : null;
 	}
 
+	/**
+	 * Returns one table's samples, oldest first, with its pipeline's sample times.
+	 * @param pipeline the pipeline's name
+	 * @param table the source table, as its status names it
+	 * @return the table's history; empty lists before the first sample of the table
+	 */
+	public synchronized TableHistory tableHistory(String pipeline, String table) {
+		PipelineRing ring = this.pipelines.get(pipeline);
+		TableRing tableRing = (ring != null) ? ring.tables.get(table) : null;
+		if (tableRing == null) {
+			return new TableHistory(this.interval.toMillis(), this.capacity, pipeline, table, List.of(), List.of(),
+					List.of(), List.of(), List.of());
+		}
+		int[] slots = ring.slots();
+		List<Long> times = new ArrayList<>(slots.length);
+		for (int slot : slots) {
+			times.add(ring.times[slot]);
+		}
+		TableSeries series = tableRing.series(slots);
+		return new TableHistory(this.interval.toMillis(), this.capacity, pipeline, table, times,
+				series.changesAppliedPerSecond(), series.bufferedBytes(), series.applyConcurrency(),
+				series.contentionEventsPerSecond());
+	}
+
 	@Override
 	public synchronized void start() {
 		if (this.scheduler != null) {
@@ -187,8 +212,31 @@ public final class StatusHistory implements SmartLifecycle {
 	 * @param name the source table
 	 * @param changesAppliedPerSecond changes applied per second
 	 * @param bufferedBytes bytes buffered
+	 * @param applyConcurrency statements the table's writer allowed at once; unknown before it has
+	 * one
+	 * @param contentionEventsPerSecond deadlocks and lock wait timeouts met per second
 	 */
-	public record TableSeries(String name, List<Double> changesAppliedPerSecond, List<Long> bufferedBytes) {
+	public record TableSeries(String name, List<Double> changesAppliedPerSecond, List<Long> bufferedBytes,
+			List<Long> applyConcurrency, List<Double> contentionEventsPerSecond) {
+
+	}
+
+	/**
+	 * One table's history with its own sample times, for the table's page.
+	 *
+	 * @param intervalMillis time between samples
+	 * @param capacity most samples kept
+	 * @param pipeline the pipeline's name
+	 * @param table the source table
+	 * @param times when each sample was taken, epoch milliseconds
+	 * @param changesAppliedPerSecond changes applied per second
+	 * @param bufferedBytes bytes buffered
+	 * @param applyConcurrency statements the table's writer allowed at once
+	 * @param contentionEventsPerSecond deadlocks and lock wait timeouts met per second
+	 */
+	public record TableHistory(long intervalMillis, int capacity, String pipeline, String table, List<Long> times,
+			List<Double> changesAppliedPerSecond, List<Long> bufferedBytes, List<Long> applyConcurrency,
+			List<Double> contentionEventsPerSecond) {
 
 	}
 
@@ -309,40 +357,63 @@ public final class StatusHistory implements SmartLifecycle {
 
 		private final long[] bufferedBytes;
 
+		private final int[] concurrency;
+
+		private final double[] contentionPerSecond;
+
 		private long lastTime = -1;
 
 		private long lastApplied;
+
+		// Negative while the table has no writer: its contention has no earlier reading then.
+		private long lastContention = -1;
 
 		TableRing(String name, int capacity) {
 			this.name = name;
 			this.appliedPerSecond = new double[capacity];
 			this.bufferedBytes = new long[capacity];
+			this.concurrency = new int[capacity];
+			this.contentionPerSecond = new double[capacity];
 			// A table first seen after its pipeline has no samples before that.
 			Arrays.fill(this.appliedPerSecond, Double.NaN);
 			Arrays.fill(this.bufferedBytes, -1);
+			Arrays.fill(this.concurrency, -1);
+			Arrays.fill(this.contentionPerSecond, Double.NaN);
 		}
 
 		void add(int slot, long now, long pipelineLastTime, TableStatus table) {
 			long previous = (this.lastTime == pipelineLastTime) ? this.lastTime : -1;
 			this.appliedPerSecond[slot] = rate(previous, this.lastApplied, now, table.changesApplied());
 			this.bufferedBytes[slot] = table.bufferedBytes();
+			TableStatus.Apply apply = table.apply();
+			long contention = (apply != null) ? apply.contentionEvents() : -1;
+			this.concurrency[slot] = (apply != null) ? apply.concurrency() : -1;
+			this.contentionPerSecond[slot] = (contention >= 0 && this.lastContention >= 0)
+					? rate(previous, this.lastContention, now, contention) : Double.NaN;
 			this.lastTime = now;
 			this.lastApplied = table.changesApplied();
+			this.lastContention = contention;
 		}
 
 		void clear(int slot) {
 			this.appliedPerSecond[slot] = Double.NaN;
 			this.bufferedBytes[slot] = -1;
+			this.concurrency[slot] = -1;
+			this.contentionPerSecond[slot] = Double.NaN;
 		}
 
 		TableSeries series(int[] slots) {
 			List<Double> applied = new ArrayList<>(slots.length);
 			List<Long> buffered = new ArrayList<>(slots.length);
+			List<Long> concurrency = new ArrayList<>(slots.length);
+			List<Double> contention = new ArrayList<>(slots.length);
 			for (int slot : slots) {
 				applied.add(orNull(this.appliedPerSecond[slot]));
 				buffered.add(orNull(this.bufferedBytes[slot]));
+				concurrency.add(orNull(this.concurrency[slot]));
+				contention.add(orNull(this.contentionPerSecond[slot]));
 			}
-			return new TableSeries(this.name, applied, buffered);
+			return new TableSeries(this.name, applied, buffered, concurrency, contention);
 		}
 
 	}

@@ -12,14 +12,23 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 import io.tributary.autoconfigure.TributaryAutoConfiguration;
 import io.tributary.autoconfigure.TributaryPipelines;
+import io.tributary.autoconfigure.actions.CdcActions;
+import io.tributary.autoconfigure.actions.CdcActionsAutoConfiguration;
+import io.tributary.autoconfigure.actions.RequestRefused;
+import io.tributary.autoconfigure.actions.TableAddress;
+import io.tributary.autoconfigure.security.CdcAccess;
+import io.tributary.autoconfigure.security.CdcAccessAutoConfiguration;
 
 /**
- * Auto-configuration of the admin pages, in servlet web applications with Thymeleaf.
+ * Auto-configuration of the admin pages, in servlet web applications with Thymeleaf. The pages
+ * read through the application's {@link CdcAccess} and act through its {@link CdcActions}, the
+ * same beans {@code /actuator/cdc} uses.
  */
-@AutoConfiguration(after = TributaryAutoConfiguration.class)
+@AutoConfiguration(after = { TributaryAutoConfiguration.class, CdcAccessAutoConfiguration.class,
+		CdcActionsAutoConfiguration.class })
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass(name = "org.thymeleaf.spring6.SpringTemplateEngine")
-@ConditionalOnBean(TributaryPipelines.class)
+@ConditionalOnBean({ TributaryPipelines.class, CdcAccess.class, CdcActions.class })
 public final class TributaryAdminAutoConfiguration {
 
 	@Bean
@@ -30,14 +39,43 @@ public final class TributaryAdminAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	AdminController tributaryAdminController(TributaryPipelines pipelines, StatusHistory history,
-			Environment environment) {
-		return new AdminController(pipelines::status, history, environment.getProperty("cdc.admin.path", "/tributary"));
+	ConsoleActions tributaryConsoleActions(CdcActions actions) {
+		return new CdcConsoleActions(actions);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	AdminController tributaryAdminController(TributaryPipelines pipelines, CdcAccess access, ConsoleActions actions,
+			StatusHistory history, Environment environment) {
+		return new AdminController(pipelines::status, tableDetails(pipelines), access, actions, history,
+				path(environment));
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	AdminActionController tributaryAdminActionController(ConsoleActions actions, Environment environment) {
+		return new AdminActionController(actions, path(environment));
 	}
 
 	@Bean
 	WebMvcConfigurer tributaryAdminAssets() {
 		return new AdminAssets();
+	}
+
+	/** Finds a table's detail the way the endpoint does, by {@code pipeline:schema.table}. */
+	static TableDetails tableDetails(TributaryPipelines pipelines) {
+		return (pipeline, table) -> {
+			try {
+				return TableAddress.resolve(pipelines, pipeline + ":" + table).detail();
+			}
+			catch (RequestRefused ex) {
+				return null;
+			}
+		};
+	}
+
+	private static String path(Environment environment) {
+		return environment.getProperty("cdc.admin.path", "/tributary");
 	}
 
 	/**

@@ -1,10 +1,17 @@
 /**
- * The admin console for Tributary: a Thymeleaf overview of every pipeline and table, a fragment of
- * it the page polls every 2 seconds with htmx, and a history the page charts with uPlot.
+ * The admin console for Tributary: a Thymeleaf overview of every pipeline and table, a page per
+ * table (every counter, layout, checkpoint, timeline, charts), the fragments of both that the pages
+ * poll every 2 seconds with htmx, the histories their uPlot charts draw, and the forms that run the
+ * operator actions.
  * <p>
- * It reads only the pipelines' immutable status and changes nothing. {@link io.tributary.admin.StatusHistory}
- * samples that status on one daemon thread, started and stopped with the application context, into
- * fixed-size rings: its memory is bounded by samples kept times pipelines and tables, whatever runs,
- * and its rates come from the difference of two consecutive samples, none where a counter went back.
+ * Every page and fragment needs a user who may read, as {@code CdcAccess} decides (401 or 403
+ * otherwise). The actions run through {@link io.tributary.admin.ConsoleActions}, backed by the
+ * {@code CdcActions} service of {@code /actuator/cdc}, so both check the same user, switch and
+ * table in the same order; the pages offer buttons only to a user who may act while actions are
+ * enabled, a resnapshot runs only once confirmed, and each post answers with 303 back to its page and
+ * a one-time notice. {@link io.tributary.admin.StatusHistory} samples the status on one daemon
+ * thread, started and stopped with the application context, into fixed-size rings: its memory is
+ * bounded by samples kept times pipelines and tables, whatever runs, and its rates come from the
+ * difference of two consecutive samples, none where a counter went back.
  */
 package io.tributary.admin;

@@ -1,28 +1,29 @@
 package io.tributary.admin;
 
-import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Import;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.setup.MockMvcBuilders;
 import org.springframework.web.context.WebApplicationContext;
 
-import io.tributary.autoconfigure.TributaryAutoConfiguration;
+import io.tributary.autoconfigure.security.CdcAccess.Decision;
 import io.tributary.status.PipelineStatus;
 import io.tributary.status.TableStatus;
 import io.tributary.status.TableStatus.Phase;
 
+import static io.tributary.admin.FakeConsoleApplication.ACCESS;
+import static io.tributary.admin.FakeConsoleApplication.ACTIONS;
+import static io.tributary.admin.FakeConsoleApplication.CLOCK;
+import static io.tributary.admin.FakeConsoleApplication.DETAILS;
+import static io.tributary.admin.FakeConsoleApplication.STATUSES;
 import static io.tributary.admin.Statuses.NOW;
+import static io.tributary.admin.Statuses.detail;
+import static io.tributary.admin.Statuses.everyCounter;
 import static io.tributary.admin.Statuses.pipeline;
 import static io.tributary.admin.Statuses.streaming;
 import static io.tributary.admin.Statuses.table;
@@ -33,16 +34,12 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * The overview page, its polled fragment, the history and the assets, in a web application whose
- * pipelines' statuses are built by hand: a streaming table, a snapshotting one, and a second,
- * failed pipeline.
+ * The overview page, a table's page, the fragments they poll, the history and the assets, in a web
+ * application whose pipelines' statuses are built by hand: a streaming table, a snapshotting one,
+ * and a second, failed pipeline. Who may read is decided by a hand-made {@code CdcAccess}.
  */
-@SpringBootTest(classes = AdminPagesTest.Application.class, properties = "cdc.admin.path=/ops")
+@SpringBootTest(classes = FakeConsoleApplication.class, properties = "cdc.admin.path=/ops")
 class AdminPagesTest {
-
-	static final AtomicReference<List<PipelineStatus>> CURRENT = new AtomicReference<>(List.of());
-
-	static final SteppingClock CLOCK = new SteppingClock(NOW);
 
 	@Autowired
 	private WebApplicationContext context;
@@ -55,11 +52,13 @@ class AdminPagesTest {
 	@BeforeEach
 	void sampleTwice() {
 		this.mvc = MockMvcBuilders.webAppContextSetup(this.context).build();
-		CURRENT.set(statuses(1_000_000, 1_000));
+		FakeConsoleApplication.reset();
+		STATUSES.set(statuses(1_000_000, 1_000, 30));
 		this.history.sample();
 		CLOCK.step();
-		CURRENT.set(statuses(1_001_000, 1_234_567));
+		STATUSES.set(statuses(1_001_000, 1_234_567, 33));
 		this.history.sample();
+		DETAILS.put("main:shop.orders", detail(everyCounter("shop.orders", 1_234_567, 33)));
 	}
 
 	@Test
@@ -135,10 +134,147 @@ class AdminPagesTest {
 			.andExpect(content().string(org.hamcrest.Matchers.containsString("history")));
 	}
 
-	private static List<PipelineStatus> statuses(long eventsRead, long ordersApplied) {
+	@Test
+	void eachTableOnTheOverviewLinksToItsPage() throws Exception {
+		String page = this.mvc.perform(get("/ops")).andExpect(status().isOk()).andReturn().getResponse()
+			.getContentAsString();
+		assertThat(page).contains("href=\"/ops/pipelines/main/tables/shop.orders\"")
+			.contains("href=\"/ops/pipelines/main/tables/shop.items\"")
+			.contains("href=\"/ops/pipelines/archive/tables/logs.audit\"");
+	}
+
+	@Test
+	void theTablePageShowsEveryCounterOfTheTable() throws Exception {
+		String page = tablePage();
+		assertThat(page).contains("<h1><span class=\"muted\">Table</span> <span class=\"table-title\">shop.orders</span></h1>")
+			.contains("→ replica.orders").contains("class=\"badge phase phase-streaming\">STREAMING<")
+			.contains("Upserting 12 rows into replica.orders failed: Data too long for column &#39;v&#39;");
+		// Snapshot
+		assertThat(page).contains(">400,001<").contains(">1,000,002<").contains(">403<").contains(">12,346/s<")
+			.contains(">49 s<");
+		// Buffer and pressure
+		assertThat(page).contains(">12,345<").contains(">1.2 MiB<").contains("64.0 MiB (2% used)").contains(">9,876,543<")
+			.contains(">17<").contains(">4<").contains(">2<").contains(">1.5 s<");
+		// Apply, with the rate from the history
+		assertThat(page).contains(">1,234,567<").contains(">616,784/s<").contains(">3 of 8<").contains(">33<")
+			.contains(">44<").contains(">3,456<").contains(">7<").contains(">1,111,111<").contains(">2,222<");
+		// Flushes
+		assertThat(page).contains(">55 · 123,456 rows · 3.0 s<").contains(">2 · 789 rows · 250 ms<")
+			.contains(">1,234 in 56 ms<").contains("changes pending");
+		// Events read, checksum, last action, confirmed position
+		assertThat(page).contains(">101<").contains(">202<").contains(">303<")
+			.contains(">DONE<").contains(">40,000<").contains(">5<").contains(">2026-03-01 11:59:00 UTC<")
+			.contains("class=\"last-action\">pause<").contains("paused at mysql-bin.000003:800 (by alice)")
+			.contains("class=\"confirmed\">mysql-bin.000003:900<");
+	}
+
+	@Test
+	void theTablePageShowsItsLayoutCheckpointAndTimelineNewestFirst() throws Exception {
+		String page = tablePage();
+		assertThat(page).contains("<th scope=\"row\" class=\"text column-name\"><code>id</code></th>")
+			.contains("<code>int(10) unsigned</code>").contains("<code>varchar(190)</code>")
+			.contains("class=\"key-columns\">id<").contains("class=\"partition-indexes\">uk_email(email)<");
+		assertThat(page).contains("class=\"checkpoint-position\">mysql-bin.000003:700<")
+			.containsPattern("datetime=\"2026-03-01T11:59:55Z\"[^>]*>[0-9.]+ s ago<");
+		assertThat(page).containsSubsequence("Flush failed: Data too long", "pause: paused at mysql-bin.000003:800",
+				"SNAPSHOTTING -&gt; STREAMING");
+		assertThat(page).contains("class=\"badge kind-flush_failed\">FLUSH FAILED<")
+			.contains("class=\"badge kind-action\">ACTION<").contains("class=\"badge kind-phase\">PHASE<")
+			.contains("class=\"text event-by\">alice<").contains("datetime=\"2026-03-01T11:58:30Z\"")
+			.contains(">2026-03-01 11:58:30 UTC<").containsPattern(">[0-9]+ m [0-9]+ s ago<");
+	}
+
+	@Test
+	void theTablePagePollsItsFragmentAndChartsItsHistory() throws Exception {
+		String page = tablePage();
+		assertThat(page).contains("hx-get=\"/ops/pipelines/main/tables/shop.orders/fragment\"")
+			.contains("hx-trigger=\"every 2s\"")
+			.contains("data-table-history=\"/ops/pipelines/main/tables/shop.orders/history.json\"")
+			.contains("data-chart=\"applied\"").contains("data-chart=\"buffered\"")
+			.contains("data-chart=\"concurrency\"").contains("data-chart=\"contention\"")
+			.contains("src=\"/tributary-assets/console.js\"").contains("<html lang=\"en\"")
+			.doesNotContain("hx-swap-oob");
+		String fragment = this.mvc.perform(get("/ops/pipelines/main/tables/shop.orders/fragment"))
+			.andExpect(status().isOk()).andReturn().getResponse().getContentAsString();
+		assertThat(fragment.strip()).startsWith("<div id=\"table-live\"");
+		assertThat(fragment).contains("hx-get=\"/ops/pipelines/main/tables/shop.orders/fragment\"")
+			.contains(">1,234,567<").contains(">3 of 8<")
+			.contains("<div id=\"table-records\" hx-swap-oob=\"true\">").contains("FLUSH FAILED").contains("uk_email")
+			.doesNotContain("<html").doesNotContain("<form").doesNotContain("id=\"table-charts\"");
+		this.mvc.perform(get("/ops/pipelines/main/tables/shop.orders/history.json"))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.pipeline").value("main"))
+			.andExpect(jsonPath("$.table").value("shop.orders"))
+			.andExpect(jsonPath("$.times[-1]").value(CLOCK.millis()))
+			.andExpect(jsonPath("$.changesAppliedPerSecond[-1]").value(616_783.5))
+			.andExpect(jsonPath("$.bufferedBytes[-1]").value(1_234_567))
+			.andExpect(jsonPath("$.applyConcurrency[-1]").value(3))
+			.andExpect(jsonPath("$.contentionEventsPerSecond[-1]").value(1.5));
+	}
+
+	@Test
+	void aTableNoPipelineReplicatesIsNotFound() throws Exception {
+		String page = this.mvc.perform(get("/ops/pipelines/main/tables/shop.nothing"))
+			.andExpect(status().isNotFound()).andReturn().getResponse().getContentAsString();
+		assertThat(page).contains("Pipeline main does not replicate table shop.nothing").contains("href=\"/ops\"");
+		this.mvc.perform(get("/ops/pipelines/other/tables/shop.orders/fragment")).andExpect(status().isNotFound());
+	}
+
+	@Test
+	void everyPageNeedsAUserWhoMayRead() throws Exception {
+		ACCESS.set((operation) -> Decision.unauthenticated("Reading needs a signed-in user with role CDC_READ"));
+		for (String path : List.of("/ops", "/ops/fragments/overview", "/ops/history.json",
+				"/ops/pipelines/main/tables/shop.orders", "/ops/pipelines/main/tables/shop.orders/fragment",
+				"/ops/pipelines/main/tables/shop.orders/history.json")) {
+			String page = this.mvc.perform(get(path)).andExpect(status().isUnauthorized()).andReturn().getResponse()
+				.getContentAsString();
+			assertThat(page).as(path).contains("Reading needs a signed-in user with role CDC_READ")
+				.doesNotContain("shop.orders").doesNotContain("1,234,567");
+		}
+		ACCESS.set((operation) -> Decision.forbidden("viewer", "user 'viewer' lacks role CDC_READ"));
+		assertThat(this.mvc.perform(get("/ops/pipelines/main/tables/shop.orders")).andExpect(status().isForbidden())
+			.andReturn().getResponse().getContentAsString()).contains("user &#39;viewer&#39; lacks role CDC_READ");
+		this.mvc.perform(get("/ops")).andExpect(status().isForbidden());
+	}
+
+	@Test
+	void theButtonsShowOnlyForAUserWhoMayAct() throws Exception {
+		String overview = this.mvc.perform(get("/ops")).andReturn().getResponse().getContentAsString();
+		assertThat(overview).contains("Actions on every table")
+			.contains("<form method=\"post\" action=\"/ops/actions/pause\">")
+			.contains("<form method=\"post\" action=\"/ops/actions/resnapshot\">")
+			.contains("aria-describedby=\"action-pause-help\">Pause all</button>")
+			.contains("id=\"action-pause-help\"").contains(">Resnapshot all…</button>")
+			.doesNotContain("_csrf");
+		String table = tablePage();
+		for (String action : ConsoleActions.NAMES) {
+			assertThat(table).contains("<form method=\"post\" action=\"/ops/pipelines/main/tables/shop.orders/actions/"
+					+ action + "\">");
+		}
+		assertThat(table).contains(">Pause</button>").contains(">Resume</button>").contains(">Flush</button>")
+			.contains("class=\"button button-caution\"").contains(">Resnapshot…</button>").contains(">Restart</button>")
+			.contains(">Checksum</button>");
+
+		ACTIONS.available = false;
+		assertThat(this.mvc.perform(get("/ops")).andReturn().getResponse().getContentAsString())
+			.doesNotContain("<form").doesNotContain("<button").doesNotContain("Actions on every table");
+		assertThat(tablePage()).doesNotContain("<form").doesNotContain("<button").contains("shop.orders");
+	}
+
+	private String tablePage() throws Exception {
+		return this.mvc.perform(get("/ops/pipelines/main/tables/shop.orders")).andExpect(status().isOk()).andReturn()
+			.getResponse().getContentAsString();
+	}
+
+	private static List<PipelineStatus> statuses(long eventsRead, long ordersApplied, long ordersContention) {
 		TableStatus.Checksum done = new TableStatus.Checksum(TableStatus.Checksum.State.DONE, 12, 1, 0, 0, 40_000,
 				NOW.minusSeconds(60), NOW.minusSeconds(50), null);
-		TableStatus orders = table("shop.orders", Phase.STREAMING, ordersApplied, 1_234_567, 0, 0, null, done);
+		TableStatus orders = everyCounter("shop.orders", ordersApplied, ordersContention);
+		orders = new TableStatus(orders.name(), orders.target(), orders.phase(), 0, 0, 0, 0, null,
+				orders.bufferedKeys(), orders.bufferedBytes(), orders.keysAdded(), orders.droppedAboveHighWatermark(),
+				orders.deferredInFlight(), orders.parkEvents(), orders.parkedMillis(), orders.bufferSoftLimitBytes(),
+				orders.changesApplied(), orders.apply(), orders.allChangesFlushed(), orders.confirmedPosition(),
+				orders.lastFlush(), null, done, orders.lastAction(), orders.events(), orders.flushes(), true);
 		TableStatus items = table("shop.items", Phase.SNAPSHOTTING, 0, 0, 400_000, 1_000_000, 49L,
 				TableStatus.Checksum.IDLE);
 		PipelineStatus main = pipeline("main", eventsRead, 1_500, 8_192L, orders, items);
@@ -147,26 +283,6 @@ class AdminPagesTest {
 				0, null, archive.tables(), archive.startedAt(), "Binlog purged: start the pipeline again", false,
 				archive.counters());
 		return List.of(main, archive);
-	}
-
-	/** The admin beans over hand-built statuses; the pipelines and their database are left out. */
-	@SpringBootConfiguration
-	@EnableAutoConfiguration(exclude = { TributaryAutoConfiguration.class, TributaryAdminAutoConfiguration.class },
-			excludeName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")
-	@Import(TributaryAdminAutoConfiguration.AdminAssets.class)
-	static class Application {
-
-		@Bean
-		StatusHistory statusHistory() {
-			// Sampled by the tests alone: the scheduler's next tick is an hour away.
-			return new StatusHistory(CURRENT::get, CLOCK, Duration.ofHours(1), 10);
-		}
-
-		@Bean
-		AdminController adminController(StatusHistory history) {
-			return new AdminController(CURRENT::get, history, "/ops/", CLOCK);
-		}
-
 	}
 
 }

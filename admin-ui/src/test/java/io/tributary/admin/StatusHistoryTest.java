@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import io.tributary.admin.StatusHistory.PipelineSeries;
 import io.tributary.admin.StatusHistory.TableSeries;
 import io.tributary.status.PipelineStatus;
+import io.tributary.status.TableStatus;
 
 import static io.tributary.admin.Statuses.pipeline;
 import static io.tributary.admin.Statuses.streaming;
@@ -51,6 +52,41 @@ class StatusHistoryTest {
 		assertThat(a.changesAppliedPerSecond()).containsExactly(null, 200.0);
 		assertThat(a.bufferedBytes()).containsExactly(2_000L, 0L);
 		assertThat(main.tables().get(1).changesAppliedPerSecond()).containsExactly(null, 20.0);
+	}
+
+	@Test
+	void eachTableKeepsItsApplyConcurrencyAndContentionRate() {
+		StatusHistory history = history(10);
+		this.current.add(pipeline("main", 0, 0, 0L, withApply(streaming("shop.a", 0, 0), null)));
+		history.sample();
+		this.clock.step();
+		this.current.set(0, pipeline("main", 0, 0, 0L, withApply(streaming("shop.a", 0, 0), apply(10, 8))));
+		history.sample();
+		this.clock.step();
+		this.current.set(0, pipeline("main", 0, 0, 0L, withApply(streaming("shop.a", 0, 0), apply(16, 4))));
+		history.sample();
+
+		TableSeries a = history.snapshot().pipelines().get(0).tables().get(0);
+		assertThat(a.applyConcurrency()).as("unknown before the table has a writer").containsExactly(null, 8L, 4L);
+		assertThat(a.contentionEventsPerSecond()).containsExactly(null, null, 3.0);
+		StatusHistory.TableHistory table = history.tableHistory("main", "shop.a");
+		assertThat(table.times()).containsExactly(START, START + 2_000, START + 4_000);
+		assertThat(table.applyConcurrency()).containsExactly(null, 8L, 4L);
+		assertThat(table.contentionEventsPerSecond()).containsExactly(null, null, 3.0);
+		assertThat(history.tableHistory("main", "shop.none").times()).isEmpty();
+		assertThat(history.tableHistory("other", "shop.a").times()).isEmpty();
+	}
+
+	private static TableStatus.Apply apply(long contentionEvents, int concurrency) {
+		return new TableStatus.Apply(0, 0, 0, 0, contentionEvents, 0, concurrency, 8);
+	}
+
+	private static TableStatus withApply(TableStatus t, TableStatus.Apply apply) {
+		return new TableStatus(t.name(), t.target(), t.phase(), t.rowsCopied(), t.rowsEstimated(), t.chunksCopied(),
+				t.copyRowsPerSecond(), t.copyEtaSeconds(), t.bufferedKeys(), t.bufferedBytes(), t.keysAdded(),
+				t.droppedAboveHighWatermark(), t.deferredInFlight(), t.parkEvents(), t.parkedMillis(),
+				t.bufferSoftLimitBytes(), t.changesApplied(), apply, t.allChangesFlushed(), t.confirmedPosition(),
+				t.lastFlush(), t.lastError(), t.checksum(), t.lastAction(), t.events(), t.flushes(), t.snapshotDone());
 	}
 
 	@Test
@@ -100,6 +136,8 @@ class StatusHistoryTest {
 		assertThat(main.times()).hasSize(450);
 		assertThat(main.times().get(449) - main.times().get(0)).isEqualTo(Duration.ofMinutes(15).minusSeconds(2).toMillis());
 		assertThat(main.tables().get(0).bufferedBytes()).hasSize(450);
+		assertThat(main.tables().get(0).applyConcurrency()).hasSize(450);
+		assertThat(main.tables().get(0).contentionEventsPerSecond()).hasSize(450);
 	}
 
 	@Test

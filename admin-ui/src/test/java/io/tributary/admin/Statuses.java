@@ -5,6 +5,8 @@ import java.util.List;
 
 import io.tributary.status.PipelineStatus;
 import io.tributary.status.PipelineStatus.State;
+import io.tributary.status.TableDetail;
+import io.tributary.status.TableEvent;
 import io.tributary.status.TableStatus;
 import io.tributary.status.TableStatus.Phase;
 
@@ -23,6 +25,35 @@ final class Statuses {
 				new PipelineStatus.Positions("mysql-bin.000003:1200", "mysql-bin.000003:900", "mysql-bin.000003:1500"),
 				lagMillis, lagBytes, List.of(tables), NOW.minusSeconds(3_600), null, true,
 				new PipelineStatus.Counters(10, 0, 0, 5, 0));
+	}
+
+	/** A table whose every counter has a value of its own, so a page showing the wrong one is caught. */
+	static TableStatus everyCounter(String name, long changesApplied, long contentionEvents) {
+		return new TableStatus(name, "replica." + name.substring(name.indexOf('.') + 1), Phase.STREAMING, 400_001,
+				1_000_002, 403, 12_345.6, 49L, 12_345, 1_234_567, 9_876_543, 17, 4, 2, 1_500, 64L * 1024 * 1024,
+				changesApplied, new TableStatus.Apply(3_456, 7, 1_111_111, 2_222, contentionEvents, 44, 3, 8), false,
+				"mysql-bin.000003:900", new TableStatus.Flush(NOW.minusSeconds(2), 1_234, 56, "ok"),
+				"Upserting 12 rows into replica.orders failed: Data too long for column 'v'",
+				new TableStatus.Checksum(TableStatus.Checksum.State.DONE, 12, 5, 1, 1, 40_000, NOW.minusSeconds(60),
+						NOW.minusSeconds(50), null),
+				new TableStatus.Action("pause", NOW.minusSeconds(90), "paused at mysql-bin.000003:800 (by alice)"),
+				new TableStatus.Events(101, 202, 303, 4), new TableStatus.Flushes(55, 2, 123_456, 789, 3_000_000_000L,
+						250_000_000L),
+				true);
+	}
+
+	/** The detail of a table with two columns, a partitioning index, a checkpoint and three events. */
+	static TableDetail detail(TableStatus status) {
+		return new TableDetail(status,
+				List.of(new TableDetail.ColumnInfo("id", "int(10) unsigned", false, true),
+						new TableDetail.ColumnInfo("email", "varchar(190)", true, false)),
+				List.of("id"), List.of("uk_email(email)"),
+				new TableDetail.Checkpoint("mysql-bin.000003:700", true, NOW.minusSeconds(5)),
+				List.of(new TableEvent(NOW.minusSeconds(300), TableEvent.Kind.PHASE, "SNAPSHOTTING -> STREAMING", null),
+						new TableEvent(NOW.minusSeconds(90), TableEvent.Kind.ACTION, "pause: paused at mysql-bin.000003:800",
+								"alice"),
+						new TableEvent(NOW.minusSeconds(30), TableEvent.Kind.FLUSH_FAILED,
+								"Flush failed: Data too long for column 'v'", null)));
 	}
 
 	static TableStatus streaming(String name, long changesApplied, long bufferedBytes) {

@@ -1,6 +1,5 @@
 package io.tributary.autoconfigure.endpoint;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
@@ -12,44 +11,53 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 
 import io.tributary.autoconfigure.TributaryPipelines;
 import io.tributary.autoconfigure.TributaryProperties;
+import io.tributary.autoconfigure.actions.CdcActions;
+import io.tributary.autoconfigure.actions.RequestRefused;
+import io.tributary.autoconfigure.actions.TableAddress;
 import io.tributary.autoconfigure.security.CdcAccess;
-import io.tributary.autoconfigure.security.CdcAccess.Decision;
-import io.tributary.autoconfigure.security.CdcAccess.Operation;
-import io.tributary.pipeline.Pipeline;
-import io.tributary.source.TableId;
 import io.tributary.status.PipelineStatus;
+import io.tributary.status.TableDetail.Checkpoint;
+import io.tributary.status.TableDetail.ColumnInfo;
+import io.tributary.status.TableEvent;
 import io.tributary.status.TableStatus;
 
 /**
  * The {@code cdc} actuator endpoint: every pipeline's state, positions and per-table progress
- * ({@code GET /actuator/cdc}), one table ({@code GET /actuator/cdc/shop.orders}), and actions on
- * one table ({@code POST /actuator/cdc/pause/shop.orders}) or on all of them
- * ({@code POST /actuator/cdc/pause}).
+ * ({@code GET /actuator/cdc}), one table with its layout, checkpoint and recent events
+ * ({@code GET /actuator/cdc/shop.orders}), and actions on one table
+ * ({@code POST /actuator/cdc/pause/shop.orders}) or on all of them ({@code POST /actuator/cdc/pause}).
  *
  * <p>A table is named {@code schema.table}, or {@code pipeline:schema.table} when several pipelines
- * replicate a table of that name. Actions need {@code cdc.admin.actions-enabled=true}, and who may
- * read and act is decided by the {@link CdcAccess} bean. A refused request answers with its HTTP
- * status and a {@link Refusal} body naming the reason.
+ * replicate a table of that name. Reads and actions go through {@link CdcActions}, the service the
+ * admin pages use too: actions need {@code cdc.admin.actions-enabled=true}, and who may read and act
+ * is decided by the {@link CdcAccess} bean. A refused request answers with its HTTP status and a
+ * {@link Refusal} body naming the reason.
  */
 @Endpoint(id = "cdc")
 public class CdcEndpoint {
 
 	private final TributaryPipelines pipelines;
 
-	private final CdcAccess access;
-
-	private final TributaryProperties.Admin admin;
+	private final CdcActions actions;
 
 	/**
-	 * Creates the endpoint.
+	 * Creates the endpoint with an action service of its own.
 	 * @param pipelines the pipelines it reports on and acts on
 	 * @param access who may read and act
 	 * @param admin whether actions are enabled; read on every request
 	 */
 	public CdcEndpoint(TributaryPipelines pipelines, CdcAccess access, TributaryProperties.Admin admin) {
+		this(pipelines, new CdcActions(pipelines, access, admin));
+	}
+
+	/**
+	 * Creates the endpoint.
+	 * @param pipelines the pipelines it reports on
+	 * @param actions checks who may read, finds tables and runs the actions
+	 */
+	public CdcEndpoint(TributaryPipelines pipelines, CdcActions actions) {
 		this.pipelines = pipelines;
-		this.access = access;
-		this.admin = admin;
+		this.actions = actions;
 	}
 
 	/**
@@ -59,7 +67,7 @@ public class CdcEndpoint {
 	@ReadOperation
 	public WebEndpointResponse<OperationResponseBody> overview() {
 		try {
-			allow(Operation.READ);
+			this.actions.requireRead();
 			return new WebEndpointResponse<>(new Overview(this.pipelines.status()));
 		}
 		catch (RequestRefused ex) {
@@ -68,7 +76,7 @@ public class CdcEndpoint {
 	}
 
 	/**
-	 * Returns one table's status.
+	 * Returns one table's status, layout, partitioning, last checkpoint and recent events.
 	 * @param table {@code schema.table}, or {@code pipeline:schema.table}
 	 * @return a {@link TableDetail}, or a {@link Refusal}: 404 for a table no pipeline replicates,
 	 * 400 for a malformed name or one several pipelines replicate, 401 or 403
@@ -76,9 +84,8 @@ public class CdcEndpoint {
 	@ReadOperation
 	public WebEndpointResponse<OperationResponseBody> table(@Selector String table) {
 		try {
-			allow(Operation.READ);
-			TableAddress address = TableAddress.resolve(this.pipelines, table);
-			return new WebEndpointResponse<>(new TableDetail(address.pipeline().name(), address.status()));
+			TableAddress address = this.actions.find(table);
+			return new WebEndpointResponse<>(TableDetail.of(address.pipeline().name(), address.detail()));
 		}
 		catch (RequestRefused ex) {
 			return refusal(ex);
@@ -100,11 +107,7 @@ public class CdcEndpoint {
 	@WriteOperation
 	public WebEndpointResponse<OperationResponseBody> tableAction(@Selector String action, @Selector String table) {
 		try {
-			String user = allowAction(action);
-			TableAddress address = TableAddress.resolve(this.pipelines, table);
-			TableActions.run(action, address.pipeline(), address.table(), user);
-			return new WebEndpointResponse<>(
-					new ActionOutcome(action, address.pipeline().name(), true, null, address.status()));
+			return new WebEndpointResponse<>(ActionOutcome.of(this.actions.run(action, table)));
 		}
 		catch (RequestRefused ex) {
 			return refusal(ex);
@@ -122,21 +125,7 @@ public class CdcEndpoint {
 	@WriteOperation
 	public WebEndpointResponse<OperationResponseBody> allTablesAction(@Selector String action) {
 		try {
-			String user = allowAction(action);
-			List<ActionOutcome> outcomes = new ArrayList<>();
-			for (Pipeline pipeline : this.pipelines.all()) {
-				List<TableId> tables = pipeline.status().tables().stream()
-					.map((status) -> TableId.parse(status.name(), null))
-					.toList();
-				// One flush covers every table of the pipeline; asking once per table would only wait longer.
-				RequestRefused flushRefused = action.equals("flush") ? attempt(action, pipeline, null, user) : null;
-				for (TableId table : tables) {
-					RequestRefused refused = action.equals("flush") ? flushRefused
-							: attempt(action, pipeline, table, user);
-					outcomes.add(new ActionOutcome(action, pipeline.name(), refused == null,
-							(refused != null) ? refused.getMessage() : null, TableAddress.status(pipeline, table)));
-				}
-			}
+			List<ActionOutcome> outcomes = this.actions.runOnAllTables(action).stream().map(ActionOutcome::of).toList();
 			boolean anyDone = outcomes.stream().anyMatch(ActionOutcome::done);
 			return new WebEndpointResponse<>(new AllTablesOutcome(action, outcomes),
 					anyDone ? WebEndpointResponse.STATUS_OK : RequestRefused.CONFLICT);
@@ -144,41 +133,6 @@ public class CdcEndpoint {
 		catch (RequestRefused ex) {
 			return refusal(ex);
 		}
-	}
-
-	/** Runs an action and returns its refusal, or {@code null} when it was done. */
-	private static RequestRefused attempt(String action, Pipeline pipeline, TableId table, String user) {
-		try {
-			TableActions.run(action, pipeline, table, user);
-			return null;
-		}
-		catch (RequestRefused ex) {
-			return ex;
-		}
-	}
-
-	/**
-	 * Checks that the user may run the action and that actions are enabled.
-	 * @return the user's name, recorded in the table's last action; {@code null} when unknown
-	 */
-	private String allowAction(String action) {
-		Decision decision = allow(Operation.WRITE);
-		if (!this.admin.isActionsEnabled()) {
-			throw new RequestRefused(RequestRefused.FORBIDDEN, "Actions are disabled: set "
-					+ "cdc.admin.actions-enabled=true to allow " + String.join(", ", TableActions.NAMES)
-					+ " through /actuator/cdc");
-		}
-		TableActions.requireKnown(action);
-		return decision.user();
-	}
-
-	private Decision allow(Operation operation) {
-		Decision decision = this.access.decide(operation);
-		return switch (decision.verdict()) {
-			case ALLOWED -> decision;
-			case UNAUTHENTICATED -> throw new RequestRefused(RequestRefused.UNAUTHORIZED, decision.reason());
-			case FORBIDDEN -> throw new RequestRefused(RequestRefused.FORBIDDEN, decision.reason());
-		};
 	}
 
 	private static WebEndpointResponse<OperationResponseBody> refusal(RequestRefused refused) {
@@ -195,12 +149,27 @@ public class CdcEndpoint {
 	}
 
 	/**
-	 * One table's status.
+	 * One table: its status, and the layout, partitioning, checkpoint and recent events its admin
+	 * page shows.
 	 *
 	 * @param pipeline the name of the pipeline that replicates it
 	 * @param table the table's status
+	 * @param columns the columns replicated, in row-image order; empty before the layout is read
+	 * @param keyColumns the names of the key columns, in key order
+	 * @param partitionIndexes the target's unique secondary indexes flushes are partitioned by, such
+	 * as {@code uk_email(email)}; empty when flushes are split by size only
+	 * @param checkpoint the checkpoint last saved for the table by this run, or {@code null} before
+	 * the first
+	 * @param timeline the table's recent events, oldest first
 	 */
-	public record TableDetail(String pipeline, TableStatus table) implements OperationResponseBody {
+	public record TableDetail(String pipeline, TableStatus table, List<ColumnInfo> columns, List<String> keyColumns,
+			List<String> partitionIndexes, Checkpoint checkpoint, List<TableEvent> timeline)
+			implements OperationResponseBody {
+
+		static TableDetail of(String pipeline, io.tributary.status.TableDetail detail) {
+			return new TableDetail(pipeline, detail.status(), detail.columns(), detail.keyColumns(),
+					detail.partitionIndexes(), detail.checkpoint(), detail.timeline());
+		}
 
 	}
 
@@ -216,6 +185,11 @@ public class CdcEndpoint {
 	 */
 	public record ActionOutcome(String action, String pipeline, boolean done, String message, TableStatus table)
 			implements OperationResponseBody {
+
+		static ActionOutcome of(CdcActions.Outcome outcome) {
+			return new ActionOutcome(outcome.action(), outcome.pipeline(), outcome.done(), outcome.message(),
+					outcome.table());
+		}
 
 	}
 

@@ -19,6 +19,9 @@ import org.springframework.security.core.context.SecurityContextHolder;
 import io.tributary.autoconfigure.TributaryAutoConfiguration;
 import io.tributary.autoconfigure.TributaryPipelines;
 import io.tributary.autoconfigure.TributaryProperties;
+import io.tributary.autoconfigure.actions.CdcActions;
+import io.tributary.autoconfigure.actions.CdcActionsAutoConfiguration;
+import io.tributary.autoconfigure.actions.RequestRefused;
 import io.tributary.autoconfigure.security.CdcAccess;
 import io.tributary.autoconfigure.security.CdcAccess.Decision;
 import io.tributary.autoconfigure.security.CdcAccess.Operation;
@@ -73,6 +76,34 @@ class CdcEndpointAutoConfigurationTest {
 			assertThat(context).getBean(CdcEndpoint.class).isSameAs(context.getBean("ownEndpoint"));
 			assertThat(context).getBean(CdcAccess.class).isSameAs(context.getBean("ownAccess"));
 		});
+	}
+
+	@Test
+	void theEndpointActsThroughTheApplicationsActionService() {
+		this.runner.withConfiguration(AutoConfigurations.of(CdcActionsAutoConfiguration.class))
+			.withPropertyValues("cdc.admin.actions-enabled=true")
+			.run((context) -> assertThat(context).hasSingleBean(CdcActions.class));
+		this.runner.withConfiguration(AutoConfigurations.of(CdcActionsAutoConfiguration.class))
+			.withUserConfiguration(OwnActions.class)
+			.run((context) -> {
+				assertThat(context).getBean(CdcActions.class).isSameAs(context.getBean("ownActions"));
+				assertRefused(context.getBean(CdcEndpoint.class).tableAction("pause", "shop.orders"), 409,
+						"asked through the application's own service");
+				assertRefused(context.getBean(CdcEndpoint.class).allTablesAction("pause"), 409,
+						"asked through the application's own service");
+			});
+	}
+
+	@Test
+	void oneTableComesWithItsLayoutCheckpointAndTimeline() {
+		CdcEndpoint endpoint = endpoint(pipeline("a", "shop.orders"));
+		CdcEndpoint.TableDetail detail = (CdcEndpoint.TableDetail) endpoint.table("shop.orders").getBody();
+		assertThat(detail.table().name()).isEqualTo("shop.orders");
+		assertThat(detail.columns()).as("no layout before the pipeline reads it").isEmpty();
+		assertThat(detail.keyColumns()).isEmpty();
+		assertThat(detail.partitionIndexes()).isEmpty();
+		assertThat(detail.checkpoint()).isNull();
+		assertThat(detail.timeline()).isNotNull();
 	}
 
 	@Test
@@ -201,6 +232,28 @@ class CdcEndpointAutoConfigurationTest {
 				defaults.batchRows(), defaults.batchBytes(), defaults.invalidCheckpointBehavior(),
 				defaults.bufferSoftLimitBytes(), defaults.flushMaxChanges(), defaults.applyConcurrency());
 		return new Pipeline(named, new HikariDataSource(), new HikariDataSource());
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class OwnActions {
+
+		@Bean
+		CdcActions ownActions(TributaryPipelines pipelines, CdcAccess access) {
+			return new CdcActions(pipelines, access, new TributaryProperties.Admin()) {
+
+				@Override
+				public Outcome run(String action, String table) {
+					throw new RequestRefused(RequestRefused.CONFLICT, action + " asked through the application's own service");
+				}
+
+				@Override
+				public List<Outcome> runOnAllTables(String action) {
+					throw new RequestRefused(RequestRefused.CONFLICT, action + " asked through the application's own service");
+				}
+
+			};
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -150,6 +150,16 @@ class CdcEndpointIT {
 		assertThat(orders.json().get("table").get("name").asString()).isEqualTo(src + ".orders");
 		assertThat(orders.json().get("table").get("target").asString()).isEqualTo(dst + ".orders");
 		assertThat(orders.json().get("table").get("phase").asString()).isEqualTo("STREAMING");
+		// MySQL 8 writes int without its display width, MariaDB as int(11).
+		assertThat(orders.json().get("columns").valueStream().map((c) -> c.get("name").asString() + " "
+				+ c.get("type").asString().replace("int(11)", "int") + " key=" + c.get("key").asBoolean()
+				+ " nullable=" + c.get("nullable").asBoolean()))
+			.containsExactly("id int key=true nullable=false", "v varchar(20) key=false nullable=true");
+		assertThat(orders.json().get("keyColumns").valueStream().map(JsonNode::asString)).containsExactly("id");
+		assertThat(orders.json().get("partitionIndexes").isArray()).isTrue();
+		assertThat(orders.json().has("checkpoint")).isTrue();
+		assertThat(orders.json().get("timeline").valueStream())
+			.anySatisfy((event) -> assertThat(event.get("message").asString()).contains("STREAMING"));
 		Response named = client.get(null, "/actuator/cdc/default:" + src + ".orders");
 		assertThat(named.json().get("table").get("name").asString()).isEqualTo(src + ".orders");
 
@@ -181,6 +191,11 @@ class CdcEndpointIT {
 		assertThat(resumed.json().get("table").get("lastAction").get("detail").asString()).endsWith("(by operator)");
 		client.await(null, "orders streaming again", (p) -> phase(p, "orders").equals("STREAMING"));
 		awaitEqual("orders");
+		assertThat(client.get(null, "/actuator/cdc/" + src + ".orders").json().get("timeline").valueStream()
+			.filter((event) -> event.get("kind").asString().equals("ACTION"))
+			.map((event) -> event.get("message").asString().split(":")[0] + " by " + event.path("by").asString()))
+			.as("the actions in the table's timeline, with who ran them")
+			.containsSubsequence("pause by operator", "resume by operator");
 
 		Response checksum = client.post(OPERATOR, "/actuator/cdc/checksum/" + src + ".orders");
 		assertThat(checksum.status()).as(checksum.body()).isEqualTo(200);
@@ -189,6 +204,13 @@ class CdcEndpointIT {
 				(p) -> table(p, "orders").get("checksum").get("state").asString().equals("DONE")), "orders");
 		assertThat(done.get("checksum").get("rowsChecked").asLong()).isEqualTo(4);
 		assertThat(done.get("checksum").get("chunksRecheckedStillDiffering").asLong()).isZero();
+		assertThat(client.get(null, "/actuator/cdc/" + src + ".orders").json().get("timeline").valueStream())
+			.anySatisfy((event) -> {
+				assertThat(event.get("kind").asString()).isEqualTo("ACTION");
+				assertThat(event.get("message").asString()).startsWith("checksum");
+				assertThat(event.path("by").asString()).isEqualTo(OPERATOR);
+			})
+			.anySatisfy((event) -> assertThat(event.get("kind").asString()).isEqualTo("CHECKSUM"));
 	}
 
 	@Test

@@ -1,25 +1,24 @@
-package io.tributary.autoconfigure.endpoint;
+package io.tributary.autoconfigure.actions;
 
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 
-import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
-
 import io.tributary.autoconfigure.TributaryPipelines;
 import io.tributary.pipeline.Pipeline;
 import io.tributary.source.TableId;
+import io.tributary.status.TableDetail;
 import io.tributary.status.TableStatus;
 
 /**
- * A table as the endpoint's path names it: {@code schema.table} when one pipeline replicates a
+ * A table as a request names it: {@code schema.table} when one pipeline replicates a
  * table of that name, {@code pipeline:schema.table} to pick one pipeline (needed when several
  * replicate a table of that name). Names compare without regard to case, as {@link TableId} does.
  *
  * @param pipeline the pipeline that replicates the table
  * @param table the source table
  */
-record TableAddress(Pipeline pipeline, TableId table) {
+public record TableAddress(Pipeline pipeline, TableId table) {
 
 	/**
 	 * Finds the table a path segment names.
@@ -28,7 +27,7 @@ record TableAddress(Pipeline pipeline, TableId table) {
 	 * @return the table and its pipeline
 	 * @throws RequestRefused with 400 for a malformed or ambiguous name, 404 for an unknown one
 	 */
-	static TableAddress resolve(TributaryPipelines pipelines, String text) {
+	public static TableAddress resolve(TributaryPipelines pipelines, String text) {
 		Collection<Pipeline> candidates = pipelines.all();
 		String name = text;
 		int colon = text.indexOf(':');
@@ -36,7 +35,7 @@ record TableAddress(Pipeline pipeline, TableId table) {
 			String pipelineName = text.substring(0, colon);
 			Pipeline named = pipelines.get(pipelineName);
 			if (named == null) {
-				throw new RequestRefused(WebEndpointResponse.STATUS_NOT_FOUND, "No pipeline is named '" + pipelineName
+				throw new RequestRefused(RequestRefused.NOT_FOUND, "No pipeline is named '" + pipelineName
 						+ "'; the pipelines are " + candidates.stream().map(Pipeline::name).toList());
 			}
 			candidates = List.of(named);
@@ -47,17 +46,17 @@ record TableAddress(Pipeline pipeline, TableId table) {
 			id = TableId.parse(name, null);
 		}
 		catch (IllegalArgumentException ex) {
-			throw new RequestRefused(WebEndpointResponse.STATUS_BAD_REQUEST,
+			throw new RequestRefused(RequestRefused.BAD_REQUEST,
 					ex.getMessage() + "; name a table as schema.table, or pipeline:schema.table");
 		}
 		List<Pipeline> holders = candidates.stream().filter((pipeline) -> status(pipeline, id) != null).toList();
 		if (holders.isEmpty()) {
-			throw new RequestRefused(WebEndpointResponse.STATUS_NOT_FOUND, "Table " + name
+			throw new RequestRefused(RequestRefused.NOT_FOUND, "Table " + name
 					+ " is not replicated" + ((colon >= 0) ? " by pipeline " + text.substring(0, colon) : "")
 					+ "; the tables are " + names(pipelines));
 		}
 		if (holders.size() > 1) {
-			throw new RequestRefused(WebEndpointResponse.STATUS_BAD_REQUEST,
+			throw new RequestRefused(RequestRefused.BAD_REQUEST,
 					"Table " + id + " is replicated by pipelines " + holders.stream().map(Pipeline::name).toList()
 							+ "; name one, as in " + holders.get(0).name() + ":" + id);
 		}
@@ -65,7 +64,7 @@ record TableAddress(Pipeline pipeline, TableId table) {
 	}
 
 	/** Returns the table's status now. */
-	TableStatus status() {
+	public TableStatus status() {
 		TableStatus status = status(this.pipeline, this.table);
 		if (status == null) {
 			throw new IllegalStateException("Pipeline " + this.pipeline.name() + " no longer replicates " + this.table);
@@ -73,8 +72,16 @@ record TableAddress(Pipeline pipeline, TableId table) {
 		return status;
 	}
 
+	/**
+	 * Returns what the table's own page shows: its counters, layout, partitioning, last checkpoint
+	 * and recent events.
+	 */
+	public TableDetail detail() {
+		return this.pipeline.detail(this.table);
+	}
+
 	/** Returns the status of a pipeline's table, or {@code null} when it does not replicate it. */
-	static TableStatus status(Pipeline pipeline, TableId table) {
+	public static TableStatus status(Pipeline pipeline, TableId table) {
 		for (TableStatus status : pipeline.status().tables()) {
 			if (TableId.parse(status.name(), null).equals(table)) {
 				return status;

@@ -1,4 +1,4 @@
-package io.tributary.autoconfigure.endpoint;
+package io.tributary.autoconfigure.actions;
 
 import java.sql.SQLException;
 import java.time.Duration;
@@ -8,14 +8,12 @@ import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
-
 import io.tributary.pipeline.Pipeline;
 import io.tributary.schema.SchemaException;
 import io.tributary.source.TableId;
 
 /**
- * Runs the endpoint's actions on the pipelines and turns what the pipeline refuses into the
+ * Runs the actions on the pipelines and turns what the pipeline refuses into the
  * answer: 409 for an action that makes no sense in the table's or pipeline's state (or a table
  * whose layout or target still does not fit), 404 for a table the pipeline does not replicate, 503
  * when a database could not be asked or a flush did not finish in time, 500 for anything else. The
@@ -40,7 +38,7 @@ final class TableActions {
 	 */
 	static void requireKnown(String action) {
 		if (!NAMES.contains(action)) {
-			throw new RequestRefused(WebEndpointResponse.STATUS_BAD_REQUEST,
+			throw new RequestRefused(RequestRefused.BAD_REQUEST,
 					"Unknown action '" + action + "'; the actions are " + NAMES);
 		}
 	}
@@ -63,8 +61,8 @@ final class TableActions {
 				case "resume" -> pipeline.resume(table, user);
 				case "resnapshot" -> pipeline.resnapshot(table, user);
 				case "restart" -> pipeline.restart(table, user);
-				case "checksum" -> pipeline.checksum(table);
-				case "flush" -> pipeline.flush(FLUSH_TIMEOUT);
+				case "checksum" -> pipeline.checksum(table, user);
+				case "flush" -> pipeline.flush(FLUSH_TIMEOUT, user);
 			}
 		}
 		catch (IllegalStateException | SchemaException ex) {
@@ -72,25 +70,25 @@ final class TableActions {
 			throw refused(what, RequestRefused.CONFLICT, ex.getMessage());
 		}
 		catch (IllegalArgumentException ex) {
-			throw refused(what, WebEndpointResponse.STATUS_NOT_FOUND, ex.getMessage());
+			throw refused(what, RequestRefused.NOT_FOUND, ex.getMessage());
 		}
 		catch (SQLException ex) {
-			throw refused(what, WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE,
+			throw refused(what, RequestRefused.SERVICE_UNAVAILABLE,
 					"Cannot " + action + " " + table + ": a database could not be asked: " + ex.getMessage());
 		}
 		catch (TimeoutException ex) {
-			throw refused(what, WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE,
+			throw refused(what, RequestRefused.SERVICE_UNAVAILABLE,
 					"Cannot flush pipeline " + pipeline.name() + ": " + ex.getMessage()
 							+ "; the pipeline may be applying a large backlog, see its tables' lastFlush");
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			throw refused(what, WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE,
+			throw refused(what, RequestRefused.SERVICE_UNAVAILABLE,
 					"Interrupted while waiting to " + action + " " + table);
 		}
 		catch (RuntimeException ex) {
 			logger.warn("Action {} failed", what, ex);
-			throw new RequestRefused(WebEndpointResponse.STATUS_INTERNAL_SERVER_ERROR,
+			throw new RequestRefused(RequestRefused.INTERNAL_SERVER_ERROR,
 					"Cannot " + action + " " + table + ": " + ex);
 		}
 		logger.info("Action {} asked by {}", what, (user != null) ? user : "an unnamed user");
