@@ -7,6 +7,8 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 
+import io.tributary.status.TableStatus;
+
 /**
  * How the admin pages write numbers, sizes, rates and times: thousands separators, units, and
  * durations a person reads at a glance. Unknown values read as an en dash.
@@ -124,6 +126,31 @@ public final class DisplayFormat {
 	/** A name written in capitals with underscores, as words: {@code FLUSH_FAILED} reads {@code FLUSH FAILED}. */
 	public String words(Enum<?> value) {
 		return (value != null) ? value.name().replace('_', ' ') : UNKNOWN;
+	}
+
+	/**
+	 * A checksum in a few words for the overview: its state, the chunks compared, and what differed
+	 * once in-flight changes had landed; a dash before the first pass.
+	 */
+	public String checksum(TableStatus.Checksum sum) {
+		if (sum == null || sum.state() == TableStatus.Checksum.State.IDLE) {
+			return UNKNOWN;
+		}
+		String compared = sum.state() + ": " + count(sum.chunksChecked()) + " chunks";
+		long differing = sum.chunksRecheckedStillDiffering();
+		if (sum.state() == TableStatus.Checksum.State.RUNNING) {
+			return compared + " so far";
+		}
+		if (sum.state() == TableStatus.Checksum.State.FAILED) {
+			return "FAILED after " + count(sum.chunksChecked()) + " chunks";
+		}
+		return compared + ((differing == 0) ? ", equal"
+				: ", " + count(differing) + " differed, " + count(sum.chunksRepaired()) + " repaired");
+	}
+
+	/** A count with its noun, singular for one: {@code 1 key}, {@code 1,200 keys}. */
+	public String plural(long value, String noun) {
+		return count(value) + " " + noun + ((value == 1) ? "" : "s");
 	}
 
 	/** Yes or no. */
