@@ -257,6 +257,10 @@ public final class LeaderTerm implements TargetFence, AutoCloseable {
 	 */
 	@Override
 	public void close() {
+		if (this.releasing) {
+			return;
+		}
+		boolean leading = !lost();
 		this.releasing = true;
 		synchronized (this.signal) {
 			this.signal.notifyAll();
@@ -268,7 +272,9 @@ public final class LeaderTerm implements TargetFence, AutoCloseable {
 			Thread.currentThread().interrupt();
 		}
 		lose("leadership was given up");
-		logger.info("Pipeline {} gave up leadership at epoch {}", this.table.pipeline(), this.epoch);
+		if (leading) {
+			logger.info("Pipeline {} gave up leadership at epoch {}", this.table.pipeline(), this.epoch);
+		}
 	}
 
 }
