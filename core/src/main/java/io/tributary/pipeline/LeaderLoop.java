@@ -1,8 +1,5 @@
 package io.tributary.pipeline;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import io.tributary.ha.LeaderTerm;
 import io.tributary.ha.Leadership;
 import io.tributary.ha.TargetFence;
@@ -18,8 +15,6 @@ import io.tributary.status.PipelineStatus;
  * committed checkpoints are.
  */
 final class LeaderLoop {
-
-	private static final Logger logger = LoggerFactory.getLogger(LeaderLoop.class);
 
 	private final Pipeline pipeline;
 
@@ -53,8 +48,7 @@ final class LeaderLoop {
 				term.close();
 				return;
 			}
-			lastLoss = "Leadership lost at epoch " + term.epoch() + ": " + term.lossReason() + "; standby again";
-			logger.info("Pipeline {}: {}", this.pipeline.name(), lastLoss);
+			lastLoss = run.runtime.lastError;
 		}
 		this.pipeline.current().runtime.state = PipelineStatus.State.STOPPED;
 	}

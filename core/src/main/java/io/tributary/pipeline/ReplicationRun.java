@@ -9,6 +9,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.tributary.checkpoint.CheckpointStore;
+import io.tributary.ha.LeaderTerm;
 import io.tributary.ha.TargetFence;
 import io.tributary.source.Position;
 import io.tributary.source.binlog.BinlogChangeSource;
@@ -138,9 +139,10 @@ final class ReplicationRun {
 			}
 		}
 		run.reader.close();
+		String epoch = (run.fence instanceof LeaderTerm term) ? " at epoch " + term.epoch() : "";
+		run.lastError = "Leadership lost" + epoch + ": " + run.fence.lossReason() + "; standby again";
 		run.state = PipelineStatus.State.STANDBY;
-		logger.warn("Pipeline {} stopped applying and dropped its buffers: {}", run.settings.name(),
-				run.fence.lossReason());
+		logger.warn("Pipeline {} stopped applying and dropped its buffers. {}", run.settings.name(), run.lastError);
 		return End.LOST;
 	}
 
