@@ -3,6 +3,7 @@ package io.tributary.pipeline;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -21,6 +22,7 @@ import io.tributary.ha.StallingDataSource;
 import io.tributary.source.Position;
 import io.tributary.status.PipelineStatus;
 import io.tributary.status.PipelineStatus.State;
+import io.tributary.status.TableStatus;
 import io.tributary.status.TableStatus.Phase;
 import io.tributary.test.Await;
 import io.tributary.test.DatabaseExtension;
@@ -161,13 +163,16 @@ class HighAvailabilityIT {
 				String writes = writes(replication);
 				Position checkpoint = replication.checkpoint("t");
 				// The stale leader wakes and writes its batch, still unaware another instance leads.
+				Instant released = Instant.now();
 				hold.release();
-				PipelineStatus demoted = stale.awaitStatus("standby", (s) -> s.state() == State.STANDBY,
-						Replication.WAIT);
-				staleLock.resume();
-				assertThat(demoted.lastError()).contains("Leadership lost");
+				stale.awaitStatus("the held batch written or refused",
+						(s) -> s.state() == State.STANDBY || flushedSince(s, released), Replication.WAIT);
 				assertThat(targetValue(replication, 1)).as("the newer image stays").isEqualTo("2");
 				assertThat(writes(replication)).as("rows written to the target since the takeover").isEqualTo(writes);
+				PipelineStatus demoted = stale.awaitStatus("standby", (s) -> s.state() == State.STANDBY,
+						Duration.ofSeconds(10));
+				staleLock.resume();
+				assertThat(demoted.lastError()).contains("Leadership lost");
 				assertThat(replication.checkpoint("t")).as("checkpoint not moved back")
 					.isGreaterThanOrEqualTo(checkpoint);
 				replication.onSource("UPDATE t SET v = 3 WHERE id = 2");
@@ -190,6 +195,11 @@ class HighAvailabilityIT {
 				Replication.WAIT);
 		assertThat(leads(standby)).isFalse();
 		return leader;
+	}
+
+	private static boolean flushedSince(PipelineStatus status, Instant since) {
+		TableStatus.Flush flush = status.tables().get(0).lastFlush();
+		return flush != null && flush.at().isAfter(since);
 	}
 
 	private static boolean leads(RunningPipeline pipeline) {
