@@ -61,7 +61,10 @@ public final class Leadership {
 
 	private volatile String lastError;
 
-	private volatile LeaderTable.Lease lastSeen;
+	/** The leader and epoch last seen, by a standby's poll or by this instance's own takeover. */
+	private volatile String leaderSeen;
+
+	private volatile long epochSeen;
 
 	private String lastLoggedLeader;
 
@@ -110,16 +113,17 @@ public final class Leadership {
 		return this.lastError;
 	}
 
-	/** Returns the instance that led when a standby last looked, or {@code null} before it looked. */
+	/**
+	 * Returns the instance that led when this one last looked (as a standby, or when it took over
+	 * itself), or {@code null} before it looked.
+	 */
 	public String leaderSeen() {
-		LeaderTable.Lease seen = this.lastSeen;
-		return (seen != null && !seen.holder().isEmpty()) ? seen.holder() : null;
+		return this.leaderSeen;
 	}
 
-	/** Returns the epoch a standby last saw, or 0 before it looked. */
+	/** Returns the epoch this instance last saw, or 0 before it looked. */
 	public long epochSeen() {
-		LeaderTable.Lease seen = this.lastSeen;
-		return (seen != null) ? seen.epoch() : 0;
+		return this.epochSeen;
 	}
 
 	/**
@@ -209,7 +213,8 @@ public final class Leadership {
 			locked = getLock(connection, 0);
 			if (!locked) {
 				LeaderTable.Lease lease = this.table.read(connection, false);
-				this.lastSeen = lease;
+				this.leaderSeen = lease.holder().isEmpty() ? null : lease.holder();
+				this.epochSeen = lease.epoch();
 				Long session = this.watch.sessionToEnd(lease, System.nanoTime(), this.settings.lease());
 				if (session == null || !endHolder(connection, session)) {
 					return null;
@@ -294,6 +299,8 @@ public final class Leadership {
 			long epoch = previous.epoch() + 1;
 			this.table.takeOver(connection, epoch, this.instance, started, this.settings.lease());
 			connection.commit();
+			this.leaderSeen = this.instance;
+			this.epochSeen = epoch;
 			logger.info("Pipeline {} is led by this instance ({}) from epoch {}{}", this.table.pipeline(),
 					this.instance, epoch, previous.holder().isEmpty() ? "" : "; it took over from " + previous.holder());
 			return new LeaderTerm(connection, this.table, epoch, this.instance, this.settings);

@@ -25,6 +25,15 @@ final class LeaderLoop {
 		this.leadership = leadership;
 	}
 
+	/** Describes who leads, as this instance sees it while {@code run} is its current run. */
+	static PipelineStatus.Leadership describe(Leadership leadership, ReplicationRun run) {
+		if (run.runtime.fence instanceof LeaderTerm term && !term.lost()) {
+			return new PipelineStatus.Leadership(leadership.instance(), true, term.epoch(), leadership.instance());
+		}
+		return new PipelineStatus.Leadership(leadership.instance(), false, leadership.epochSeen(),
+				leadership.leaderSeen());
+	}
+
 	void run() {
 		String lastLoss = null;
 		while (!this.pipeline.stopping()) {

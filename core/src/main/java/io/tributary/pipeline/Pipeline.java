@@ -15,7 +15,6 @@ import org.slf4j.LoggerFactory;
 import io.tributary.checkpoint.CheckpointStore;
 import io.tributary.checkpoint.JdbcCheckpointStore;
 import io.tributary.copy.Copier;
-import io.tributary.ha.LeaderTerm;
 import io.tributary.ha.Leadership;
 import io.tributary.ha.TargetFence;
 import io.tributary.source.Position;
@@ -337,15 +336,8 @@ public final class Pipeline implements AutoCloseable {
 		if (this.leadership == null) {
 			return run.status(null, this.startedAt, null);
 		}
-		TargetFence fence = run.runtime.fence;
-		boolean leads = fence instanceof LeaderTerm term && !term.lost();
-		PipelineStatus.Leadership leader = leads
-				? new PipelineStatus.Leadership(this.leadership.instance(), true, ((LeaderTerm) fence).epoch(),
-						this.leadership.instance())
-				: new PipelineStatus.Leadership(this.leadership.instance(), false, this.leadership.epochSeen(),
-						this.leadership.leaderSeen());
 		String error = (run.runtime.state == PipelineStatus.State.STANDBY) ? this.leadership.lastError() : null;
-		return run.status(leader, this.startedAt, error);
+		return run.status(LeaderLoop.describe(this.leadership, run), this.startedAt, error);
 	}
 
 	/**
