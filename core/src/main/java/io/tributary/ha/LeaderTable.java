@@ -87,9 +87,13 @@ final class LeaderTable {
 		return this.pipeline;
 	}
 
-	/** Creates the table and this pipeline's row when missing; a new row's lease has lapsed. */
+	/**
+	 * Creates the schema, the table and this pipeline's row when missing (the leader table may come
+	 * before the checkpoint table); a new row's lease has lapsed.
+	 */
 	void create(Connection connection) throws SQLException {
 		try (Statement statement = connection.createStatement()) {
+			statement.execute("CREATE DATABASE IF NOT EXISTS " + TableId.quote(this.table.schema()));
 			statement.execute("CREATE TABLE IF NOT EXISTS " + this.table.quoted() + " ("
 					+ "pipeline VARCHAR(190) NOT NULL, epoch BIGINT NOT NULL, holder VARCHAR(255) NOT NULL, "
 					+ "lock_session BIGINT NOT NULL, writer_sessions TEXT NULL, server_started BIGINT NULL, "
