@@ -84,6 +84,23 @@ class AdminPagesTest {
 	}
 
 	@Test
+	void aStandbyShowsItsStateAndWhoLeadsRatherThanADisconnectedSource() throws Exception {
+		PipelineStatus main = pipeline("main", 0, 0, null, table("shop.orders", Phase.STARTING, 0, 0, 0, 0, null,
+				TableStatus.Checksum.IDLE));
+		PipelineStatus.Source idle = new PipelineStatus.Source("db", 3306, 4242, null, null, null, false, null, 0, 0,
+				null);
+		STATUSES.set(List.of(new PipelineStatus("main", PipelineStatus.State.STANDBY, idle, main.position(), 0, null,
+				main.tables(), main.startedAt(), null, false, main.counters(),
+				new PipelineStatus.Leadership("host-b/12/ab", false, 3, "host-a/34/cd"))));
+		String fragment = this.mvc.perform(get("/ops/fragments/overview")).andExpect(status().isOk()).andReturn()
+			.getResponse().getContentAsString();
+		assertThat(fragment).contains("class=\"badge state-standby\">STANDBY<")
+			.contains("class=\"badge state-standby\">not reading<").doesNotContain(">disconnected<")
+			.contains("Standby").contains("· host-a/34/cd leads").contains("· epoch 3")
+			.contains("· this instance host-b/12/ab");
+	}
+
+	@Test
 	void thePagePollsTheFragmentAndLinksItsAssets() throws Exception {
 		String page = this.mvc.perform(get("/ops/")).andExpect(status().isOk()).andReturn().getResponse()
 			.getContentAsString();

@@ -10,6 +10,7 @@ import java.util.Map;
 import io.tributary.apply.ChangeListener;
 import io.tributary.checksum.ChecksumSettings;
 import io.tributary.copy.CopySizing;
+import io.tributary.ha.HaSettings;
 import io.tributary.pipeline.PipelineSettings;
 import io.tributary.pipeline.TableMapping;
 import io.tributary.source.SourceSettings;
@@ -69,7 +70,11 @@ final class ConfiguredPipelines {
 				flush.getBatchRows(), flush.getBatchBytes().toBytes(), checkpoint.getInvalidBehavior(),
 				properties.getBuffer().getSoftLimit().toBytes(), flush.getMaxChanges(), flush.getConcurrency(),
 				new ChecksumSettings(checksum.isEnabled(), checksum.isFixDifferences(), checksum.getChunkRows()),
-				listener);
+				listener, haSettings(properties.getHa()));
+	}
+
+	private static HaSettings haSettings(TributaryProperties.Ha ha) {
+		return ha.isEnabled() ? HaSettings.enabled(ha.getLease(), ha.getPollInterval()) : HaSettings.OFF;
 	}
 
 	/** Checks the tables of every source together and returns them by pipeline name. */

@@ -10,6 +10,7 @@ import java.util.Map;
 
 import org.springframework.util.unit.DataSize;
 
+import io.tributary.ha.HaSettings;
 import io.tributary.source.SslMode;
 
 /**
@@ -62,6 +63,7 @@ final class PropertyChecks {
 		positive("cdc.checkpoint.interval", checkpoint.getInterval(), DEFAULTS.getCheckpoint().getInterval());
 		notBlank("cdc.checkpoint.table", checkpoint.getTable(),
 				"Name the checkpoint table as schema.table, or as a bare name in the target's default schema.");
+		checkHa(properties.getHa());
 		atLeastOne("cdc.checksum.chunk-rows", properties.getChecksum().getChunkRows(),
 				DEFAULTS.getChecksum().getChunkRows());
 		atLeastOne("cdc.target.max-connections", properties.getTarget().getMaxConnections(),
@@ -78,6 +80,27 @@ final class PropertyChecks {
 					"Set it to one of " + String.join(", ", HEALTH_STATUSES) + ".");
 		}
 		checkPipelineNames(properties);
+	}
+
+	private static void checkHa(TributaryProperties.Ha ha) {
+		TributaryProperties.Ha defaults = DEFAULTS.getHa();
+		positive("cdc.ha.lease", ha.getLease(), defaults.getLease());
+		if (ha.getLease().compareTo(HaSettings.MIN_LEASE) < 0) {
+			throw new TributaryConfigurationException("cdc.ha.lease", format(ha.getLease()),
+					"cdc.ha.lease is shorter than " + format(HaSettings.MIN_LEASE) + ": the leader would have to renew "
+							+ "it more often than a busy JVM can be relied on to, and would lose its leadership in "
+							+ "ordinary pauses",
+					"Set cdc.ha.lease to " + format(HaSettings.MIN_LEASE) + " or more, such as its default "
+							+ format(defaults.getLease()) + ".");
+		}
+		positive("cdc.ha.poll-interval", ha.getPollInterval(), defaults.getPollInterval());
+		if (ha.getPollInterval().compareTo(ha.getLease()) > 0) {
+			throw new TributaryConfigurationException("cdc.ha.poll-interval", format(ha.getPollInterval()),
+					"cdc.ha.poll-interval is longer than cdc.ha.lease (" + format(ha.getLease()) + "): a standby would "
+							+ "look for a lapsed lease less often than the lease lasts",
+					"Set cdc.ha.poll-interval to at most cdc.ha.lease, such as its default "
+							+ format(defaults.getPollInterval()) + ".");
+		}
 	}
 
 	private static void checkForms(TributaryProperties properties) {
@@ -157,12 +180,15 @@ final class PropertyChecks {
 	static void checkTargetPool(TributaryProperties properties, boolean listenerMode) {
 		int threads = properties.getCopy().getThreads();
 		int concurrency = properties.getFlush().getConcurrency();
-		int needed = listenerMode ? 2 : threads + concurrency + 2;
+		// With HA the leader holds one connection for its lock all along.
+		int lock = properties.getHa().isEnabled() ? 1 : 0;
+		int needed = (listenerMode ? 2 : threads + concurrency + 2) + lock;
 		int max = properties.getTarget().getMaxConnections();
 		if (max < needed) {
 			String why = listenerMode ? "2, a checkpoint write and a read beside it"
-					: "cdc.copy.threads (" + threads + ") + cdc.flush.concurrency (" + concurrency + ") + 2 = "
-							+ needed;
+					: "cdc.copy.threads (" + threads + ") + cdc.flush.concurrency (" + concurrency + ") + 2";
+			why += (lock > 0) ? ", and 1 for the leader lock (cdc.ha.enabled): " + needed
+					: listenerMode ? "" : " = " + needed;
 			throw new TributaryConfigurationException("cdc.target.max-connections", max,
 					"cdc.target.max-connections is too small for the threads that write to the target: it needs "
 							+ "at least " + why,

@@ -51,6 +51,8 @@ public class TributaryProperties {
 
 	private final Checksum checksum = new Checksum();
 
+	private final Ha ha = new Ha();
+
 	private final Admin admin = new Admin();
 
 	private final Health health = new Health();
@@ -105,6 +107,10 @@ public class TributaryProperties {
 
 	public Checksum getChecksum() {
 		return this.checksum;
+	}
+
+	public Ha getHa() {
+		return this.ha;
 	}
 
 	public Admin getAdmin() {
@@ -679,6 +685,57 @@ public class TributaryProperties {
 
 		public void setChunkRows(int chunkRows) {
 			this.chunkRows = chunkRows;
+		}
+
+	}
+
+	/**
+	 * Several instances of the application replicating the same tables, one at a time.
+	 */
+	public static class Ha {
+
+		/**
+		 * Whether several instances of the application may run the pipelines: one leads, the others
+		 * wait as standbys and take over when it stops, dies or stalls. Off, a single instance
+		 * replicates and a second one would write alongside it.
+		 */
+		private boolean enabled = false;
+
+		/**
+		 * How long a leader stays leader without renewing its lease (renewed every third of it) on
+		 * the target's clock. A standby takes over from a stalled leader about this long after its
+		 * last renewal; a leader paused longer than this loses its leadership. At least 1s.
+		 */
+		private Duration lease = Duration.ofSeconds(15);
+
+		/**
+		 * How often a standby tries to become leader; at most the lease. A standby takes over from a
+		 * leader that stopped or died within about this long.
+		 */
+		private Duration pollInterval = Duration.ofSeconds(2);
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public Duration getLease() {
+			return this.lease;
+		}
+
+		public void setLease(Duration lease) {
+			this.lease = lease;
+		}
+
+		public Duration getPollInterval() {
+			return this.pollInterval;
+		}
+
+		public void setPollInterval(Duration pollInterval) {
+			this.pollInterval = pollInterval;
 		}
 
 	}

@@ -1,6 +1,7 @@
 package io.tributary.autoconfigure;
 
 import java.nio.file.Path;
+import java.time.Duration;
 
 import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.Test;
@@ -17,6 +18,7 @@ import org.springframework.context.annotation.Configuration;
 import io.tributary.apply.ChangeListener;
 import io.tributary.autoconfigure.endpoint.CdcEndpoint;
 import io.tributary.checksum.ChecksumSettings;
+import io.tributary.ha.HaSettings;
 import io.tributary.autoconfigure.endpoint.CdcEndpointAutoConfiguration;
 import io.tributary.autoconfigure.security.CdcAccessAutoConfiguration;
 import io.tributary.pipeline.Pipeline;
@@ -104,6 +106,20 @@ class TributaryAutoConfigurationTest {
 					"cdc.checksum.chunk-rows=500")
 			.run((context) -> assertThat(settings(context, "replica")
 				.checksum()).isEqualTo(new ChecksumSettings(false, false, 500)));
+	}
+
+	@Test
+	void haIsOffUnlessEnabledAndTakesItsLeaseFromTheProperties() {
+		this.runner.run((context) -> {
+			assertThat(settings(context, "replica").ha()).isEqualTo(HaSettings.OFF);
+			assertThat(context.getBean(Pipeline.class).status().leadership()).isNull();
+		});
+		this.runner.withPropertyValues("cdc.ha.enabled=true", "cdc.ha.lease=6s", "cdc.ha.poll-interval=500ms")
+			.run((context) -> {
+				assertThat(settings(context, "replica").ha())
+					.isEqualTo(HaSettings.enabled(Duration.ofSeconds(6), Duration.ofMillis(500)));
+				assertThat(context.getBean(Pipeline.class).status().leadership().leader()).isFalse();
+			});
 	}
 
 	@Test

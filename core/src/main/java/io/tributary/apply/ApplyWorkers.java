@@ -48,6 +48,14 @@ public final class ApplyWorkers implements AutoCloseable {
 	}
 
 	/**
+	 * Stops taking statements and interrupts the threads without waiting, for a pipeline that must
+	 * stop writing at once; a statement already sent to the server ends there on its own.
+	 */
+	public void closeNow() {
+		this.executor.shutdownNow();
+	}
+
+	/**
 	 * Stops the threads, letting running statements finish for up to 30 seconds before
 	 * interrupting them.
 	 */

@@ -14,6 +14,8 @@ import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.tributary.ha.FencedTransaction;
+import io.tributary.ha.TargetFence;
 import io.tributary.schema.Column;
 import io.tributary.schema.KeyPredicates;
 import io.tributary.schema.TableLayout;
@@ -29,7 +31,9 @@ import io.tributary.source.TableId;
  * moved a unique value from one row to another converges whichever row is written first.
  *
  * <p>Statements are cut at {@code batchRows} rows or about {@code batchBytes} of values,
- * whichever comes first, and each commits on its own.
+ * whichever comes first, and each commits on its own. With an active {@link TargetFence} (several
+ * instances, one leading) each write is an explicit transaction that proves leadership just before
+ * it commits, and rolls back when it cannot.
  */
 public final class JdbcReplaceApplier implements Applier {
 
@@ -39,6 +43,9 @@ public final class JdbcReplaceApplier implements Applier {
 
 	/** The server refuses statements with more placeholders than this. */
 	static final int MAX_PLACEHOLDERS = 65_535;
+
+	/** Rows per transaction when a fenced truncation deletes them. */
+	static final int FENCED_DELETE_ROWS = 10_000;
 
 	private final DataSource target;
 
@@ -55,6 +62,8 @@ public final class JdbcReplaceApplier implements Applier {
 	/** How many leading source columns the target has; later ones are not written. */
 	private final int width;
 
+	private final TargetFence fence;
+
 	/**
 	 * Creates an applier writing every column of the layout.
 	 */
@@ -70,7 +79,17 @@ public final class JdbcReplaceApplier implements Applier {
 	 */
 	public JdbcReplaceApplier(DataSource target, TableId targetTable, TableLayout layout, int width, int batchRows,
 			long batchBytes) {
+		this(target, targetTable, layout, width, batchRows, batchBytes, TargetFence.NONE);
+	}
+
+	/**
+	 * Creates an applier writing the first {@code width} columns of the layout, each of whose
+	 * transactions proves leadership through {@code fence} before it commits.
+	 */
+	public JdbcReplaceApplier(DataSource target, TableId targetTable, TableLayout layout, int width, int batchRows,
+			long batchBytes, TargetFence fence) {
 		this.target = target;
+		this.fence = fence;
 		this.targetTable = targetTable;
 		this.layout = layout;
 		this.width = width;
@@ -82,11 +101,30 @@ public final class JdbcReplaceApplier implements Applier {
 				+ ") VALUES ";
 	}
 
-	/** Empties the target table. */
+	/**
+	 * Empties the target table: with TRUNCATE, or, when fenced, with DELETEs of at most
+	 * {@value #FENCED_DELETE_ROWS} rows in fenced transactions, since TRUNCATE commits on its own
+	 * and could not be refused to an instance that no longer leads.
+	 */
 	public void truncate() {
-		try (Connection connection = this.target.getConnection();
-				Statement statement = connection.createStatement()) {
-			statement.execute("TRUNCATE TABLE " + this.targetTable.quoted());
+		try (Connection connection = this.target.getConnection()) {
+			if (!this.fence.active()) {
+				try (Statement statement = connection.createStatement()) {
+					statement.execute("TRUNCATE TABLE " + this.targetTable.quoted());
+				}
+				return;
+			}
+			Sessions.prepareTarget(connection);
+			int[] deleted = new int[1];
+			do {
+				FencedTransaction.run(connection, this.fence, (c) -> {
+					try (Statement statement = c.createStatement()) {
+						deleted[0] = statement.executeUpdate(
+								"DELETE FROM " + this.targetTable.quoted() + " LIMIT " + FENCED_DELETE_ROWS);
+					}
+				});
+			}
+			while (deleted[0] > 0);
 		}
 		catch (SQLException ex) {
 			throw new ApplyException("Truncating " + this.targetTable + " failed: " + ex.getMessage(), ex);
@@ -128,23 +166,15 @@ public final class JdbcReplaceApplier implements Applier {
 	private void upsertInOneTransaction(List<Object[]> rows) throws SQLException {
 		try (Connection connection = this.target.getConnection()) {
 			Sessions.prepareTarget(connection);
-			connection.setAutoCommit(false);
-			try {
+			connection.setAutoCommit(true);
+			FencedTransaction.run(connection, this.fence, (c) -> {
 				int from = 0;
 				while (from < rows.size()) {
 					int to = cut(rows, from);
-					execute(connection, rows.subList(from, to), true);
+					execute(c, rows.subList(from, to), true);
 					from = to;
 				}
-				connection.commit();
-			}
-			catch (SQLException | RuntimeException ex) {
-				connection.rollback();
-				throw ex;
-			}
-			finally {
-				connection.setAutoCommit(true);
-			}
+			});
 		}
 	}
 
@@ -226,17 +256,24 @@ public final class JdbcReplaceApplier implements Applier {
 	}
 
 	/**
-	 * Writes one batch as exactly one autocommit statement, whatever its size; the caller keeps
-	 * it within {@link #maxUpsertRows()} or {@link #maxDeleteKeys()}.
+	 * Writes one batch as exactly one statement, whatever its size: an autocommit statement, or a
+	 * fenced transaction of that one statement; the caller keeps it within {@link #maxUpsertRows()}
+	 * or {@link #maxDeleteKeys()}.
 	 * @param batch row images, or keys when {@code upsert} is false
 	 * @param upsert whether to REPLACE images rather than DELETE keys
-	 * @throws SQLException as the server reported it, so the caller can tell contention apart
+	 * @throws SQLException as the server reported it, so the caller can tell contention apart;
+	 * {@link io.tributary.ha.FencedOutException} when the fence refused the write
 	 */
 	void writeStatement(List<Object[]> batch, boolean upsert) throws SQLException {
 		try (Connection connection = this.target.getConnection()) {
 			Sessions.prepareTarget(connection);
 			connection.setAutoCommit(true);
-			execute(connection, batch, upsert);
+			if (this.fence.active()) {
+				FencedTransaction.run(connection, this.fence, (c) -> execute(c, batch, upsert));
+			}
+			else {
+				execute(connection, batch, upsert);
+			}
 		}
 		if (logger.isDebugEnabled()) {
 			logger.debug("{} {} rows in {}", upsert ? "Replaced" : "Deleted", batch.size(), this.targetTable);
@@ -280,6 +317,10 @@ public final class JdbcReplaceApplier implements Applier {
 
 	DataSource target() {
 		return this.target;
+	}
+
+	TargetFence fence() {
+		return this.fence;
 	}
 
 	TableLayout layout() {

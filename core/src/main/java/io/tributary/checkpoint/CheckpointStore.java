@@ -3,6 +3,7 @@ package io.tributary.checkpoint;
 import java.util.Collection;
 import java.util.Map;
 
+import io.tributary.ha.TargetFence;
 import io.tributary.source.TableId;
 
 /**
@@ -19,5 +20,17 @@ public interface CheckpointStore {
 
 	/** Writes checkpoints, replacing earlier ones for the same tables, atomically. */
 	void save(Collection<TableCheckpoint> checkpoints);
+
+	/**
+	 * Returns a store whose writes commit only while {@code fence} proves leadership, for a pipeline
+	 * that runs as one of several instances. The default returns this store unchanged: a store
+	 * outside the target database cannot join a target transaction, and must keep an instance that
+	 * lost its leadership from moving the checkpoints back by other means.
+	 * @param fence the fence of the current term of leadership
+	 * @return the fenced store
+	 */
+	default CheckpointStore fencedBy(TargetFence fence) {
+		return this;
+	}
 
 }

@@ -13,13 +13,16 @@ import java.util.Map;
 
 import javax.sql.DataSource;
 
+import io.tributary.ha.FencedTransaction;
+import io.tributary.ha.TargetFence;
 import io.tributary.source.Position;
 import io.tributary.source.TableId;
 import io.tributary.status.Causes;
 
 /**
  * Keeps checkpoints in a table of the target database, beside the data they describe: a target
- * restored from a backup brings its own resume position with it.
+ * restored from a backup brings its own resume position with it. A store {@link #fencedBy fenced}
+ * writes each checkpoint in a transaction that proves leadership before it commits.
  */
 public final class JdbcCheckpointStore implements CheckpointStore {
 
@@ -29,6 +32,8 @@ public final class JdbcCheckpointStore implements CheckpointStore {
 
 	private final String pipeline;
 
+	private final TargetFence fence;
+
 	/**
 	 * Creates a store.
 	 * @param target the target pool
@@ -36,9 +41,24 @@ public final class JdbcCheckpointStore implements CheckpointStore {
 	 * @param pipeline name of the pipeline whose rows this store reads and writes
 	 */
 	public JdbcCheckpointStore(DataSource target, TableId table, String pipeline) {
+		this(target, table, pipeline, TargetFence.NONE);
+	}
+
+	private JdbcCheckpointStore(DataSource target, TableId table, String pipeline, TargetFence fence) {
 		this.target = target;
 		this.table = table;
 		this.pipeline = pipeline;
+		this.fence = fence;
+	}
+
+	@Override
+	public JdbcCheckpointStore fencedBy(TargetFence other) {
+		return new JdbcCheckpointStore(this.target, this.table, this.pipeline, other);
+	}
+
+	/** Returns the checkpoint table. */
+	public TableId table() {
+		return this.table;
 	}
 
 	@Override
@@ -92,8 +112,24 @@ public final class JdbcCheckpointStore implements CheckpointStore {
 		String sql = "REPLACE INTO " + this.table.quoted()
 				+ " (pipeline, source_table, target_table, snapshot_done, binlog_position, copied_up_to, updated_at) "
 				+ "VALUES " + String.join(", ", Collections.nCopies(checkpoints.size(), "(?, ?, ?, ?, ?, ?, ?)"));
-		try (Connection connection = this.target.getConnection();
-				PreparedStatement statement = connection.prepareStatement(sql)) {
+		try (Connection connection = this.target.getConnection()) {
+			connection.setAutoCommit(true);
+			if (this.fence.active()) {
+				FencedTransaction.run(connection, this.fence, (c) -> write(c, sql, checkpoints));
+			}
+			else {
+				write(connection, sql, checkpoints);
+			}
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException("Cannot write checkpoints to " + this.table + ": " + Causes.describe(ex)
+					+ advice(ex), ex);
+		}
+	}
+
+	private void write(Connection connection, String sql, Collection<TableCheckpoint> checkpoints)
+			throws SQLException {
+		try (PreparedStatement statement = connection.prepareStatement(sql)) {
 			int i = 1;
 			for (TableCheckpoint checkpoint : checkpoints) {
 				statement.setString(i++, this.pipeline);
@@ -104,12 +140,7 @@ public final class JdbcCheckpointStore implements CheckpointStore {
 				statement.setString(i++, (checkpoint.copiedUpTo() != null) ? KeyText.format(checkpoint.copiedUpTo()) : null);
 				statement.setTimestamp(i++, Timestamp.from(checkpoint.updatedAt()));
 			}
-			connection.setAutoCommit(true);
 			statement.executeUpdate();
-		}
-		catch (SQLException ex) {
-			throw new IllegalStateException("Cannot write checkpoints to " + this.table + ": " + Causes.describe(ex)
-					+ advice(ex), ex);
 		}
 	}
 

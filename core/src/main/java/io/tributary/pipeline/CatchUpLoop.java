@@ -56,6 +56,10 @@ final class CatchUpLoop {
 		boolean phaseChanged = this.runtime.checkpointSoon;
 		this.runtime.checkpointSoon = false;
 		for (TableRuntime table : this.runtime.tables()) {
+			if (this.runtime.leadershipLost()) {
+				// Another instance leads: apply nothing more and leave the checkpoints to it.
+				return;
+			}
 			if (!table.isActive() || table.activeSince > activations) {
 				continue;
 			}
@@ -107,6 +111,10 @@ final class CatchUpLoop {
 		// they are applied after them, run after run, one statement at a time.
 		OrderedReplay inOrder = new OrderedReplay(drain.runs());
 		boolean mergedApplied = false;
+		Pipeline.ApplyObserver observer = this.runtime.applyObserver;
+		if (observer != null) {
+			observer.beforeApply(table.mapping.source(), drain.size());
+		}
 		try {
 			Applier merged = (table.writer != null) ? table.writer : table.applier;
 			merged.apply(drain.upserts().stream().map(BufferedSubscription.Entry::image).toList(),
@@ -135,6 +143,9 @@ final class CatchUpLoop {
 				// Retrying cannot help; the other tables go on, and this one keeps its checkpoint.
 				table.fail(ex.getMessage() + ". " + permanent.advice());
 				logger.error("Table {} stopped: {}", table.mapping.source(), table.lastError);
+			}
+			else if (this.runtime.leadershipLost()) {
+				logger.debug("Flush of {} refused: {}", table.mapping.source(), ex.getMessage());
 			}
 			else if (ex instanceof ListenerApplier.Paused) {
 				// The failure itself was logged when the listener threw; do not repeat it every cycle.
@@ -195,6 +206,9 @@ final class CatchUpLoop {
 	 * {@code force}. A failed table keeps the checkpoint it had, so a restart reads its changes again.
 	 */
 	void saveCheckpoints(boolean force) {
+		if (this.runtime.leadershipLost()) {
+			return;
+		}
 		long now = System.nanoTime();
 		if (!force && now - this.lastCheckpointNanos < this.runtime.settings.checkpointInterval().toNanos()) {
 			return;

@@ -59,7 +59,8 @@ final class FlushApi {
 				return;
 			}
 			PipelineStatus.State state = this.runtime.state;
-			if (state == PipelineStatus.State.FAILED || state == PipelineStatus.State.STOPPED) {
+			if (state == PipelineStatus.State.FAILED || state == PipelineStatus.State.STOPPED
+					|| state == PipelineStatus.State.STANDBY) {
 				throw new IllegalStateException("Pipeline is " + state + ": " + this.runtime.lastError);
 			}
 			if (System.nanoTime() > deadline) {

@@ -15,6 +15,8 @@ import org.slf4j.LoggerFactory;
 import io.tributary.checkpoint.CheckpointStore;
 import io.tributary.checkpoint.JdbcCheckpointStore;
 import io.tributary.copy.Copier;
+import io.tributary.ha.Leadership;
+import io.tributary.ha.TargetFence;
 import io.tributary.source.Position;
 import io.tributary.source.TableId;
 import io.tributary.source.binlog.BinlogChangeSource;
@@ -22,7 +24,6 @@ import io.tributary.status.PipelineStatus;
 import io.tributary.status.TableDetail;
 import io.tributary.status.TableStatus;
 import io.tributary.status.TableStatus.Phase;
-import io.tributary.subscription.BufferedSubscription;
 
 /**
  * Replicates the configured tables of one source server into a target.
@@ -41,24 +42,40 @@ import io.tributary.subscription.BufferedSubscription;
  * {@link io.tributary.apply.ChangeListener} instead: no target table is created or checked, each
  * drain of a table is one call of the listener, snapshot chunks the listener refuses are
  * delivered again until it accepts them, and the target pool holds only the checkpoint table.
+ *
+ * <p>With HA ({@link PipelineSettings#withHa}) several instances with the same settings run the
+ * pipeline and one leads: the others are {@link PipelineStatus.State#STANDBY} and read nothing until
+ * they lead (see {@link io.tributary.ha}). A leader that loses its leadership stops applying at once,
+ * drops its buffers and becomes a standby again; every target write of its term is refused from then
+ * on.
  */
 public final class Pipeline implements AutoCloseable {
 
 	private static final Logger logger = LoggerFactory.getLogger(Pipeline.class);
 
-	private final PipelineRuntime runtime;
+	private final PipelineSettings settings;
 
-	private final Startup startup;
+	private final DataSource source;
 
-	private final CatchUpLoop loop;
+	private final DataSource target;
 
-	private final SnapshotQueue snapshots;
+	private final CheckpointStore checkpoints;
 
-	private final ChecksumRuns checksums;
+	/** Competes with the other instances of this pipeline; {@code null} without HA. */
+	private Leadership leadership;
 
-	private final FlushApi flushes;
+	/** The run the pipeline's calls go to: the one replicating, or the idle one of a standby. */
+	private volatile ReplicationRun current;
 
-	private final TableControl control;
+	private volatile Copier.ChunkObserver chunkObserver;
+
+	private volatile ConfirmObserver confirmObserver;
+
+	private volatile ApplyObserver applyObserver;
+
+	private volatile boolean stopping;
+
+	private volatile Instant startedAt;
 
 	private Thread controlThread;
 
@@ -77,97 +94,98 @@ public final class Pipeline implements AutoCloseable {
 	/**
 	 * Creates a pipeline that keeps its checkpoints in a store of the caller's instead of the
 	 * checkpoint table; nothing happens until {@link #start()}.
-	 * @param settings what to replicate; its checkpoint table goes unused
+	 * @param settings what to replicate; its checkpoint table goes unused, except for the leader
+	 * table next to it with HA
 	 * @param source pool of connections to the source server (snapshot reads, layouts)
 	 * @param target pool of connections to the target (rows; unused in listener mode)
 	 * @param checkpoints where this pipeline's checkpoints are kept, apart from any other pipeline's
 	 */
 	public Pipeline(PipelineSettings settings, DataSource source, DataSource target, CheckpointStore checkpoints) {
-		this.runtime = new PipelineRuntime(settings, source, target, checkpoints);
-		this.runtime.reader = new BinlogChangeSource(settings.source(), new SourceEvents(this.runtime));
-		TableSetup tableSetup = new TableSetup(this.runtime);
-		this.startup = new Startup(this.runtime, tableSetup);
-		this.checksums = new ChecksumRuns(this.runtime);
-		this.loop = new CatchUpLoop(this.runtime, this.checksums);
-		this.snapshots = new SnapshotQueue(this.runtime);
-		this.flushes = new FlushApi(this.runtime);
-		this.control = new TableControl(this.runtime, tableSetup, this.snapshots);
+		this.settings = settings;
+		this.source = source;
+		this.target = target;
+		this.checkpoints = checkpoints;
+		this.leadership = settings.ha().enabled()
+				? new Leadership(target, settings.checkpointTable(), settings.name(), settings.ha()) : null;
+		this.current = newRun(TargetFence.NONE);
 	}
 
 	/** Sets an observer on every snapshot's chunks; call before {@link #start()}. */
 	void observeChunks(Copier.ChunkObserver observer) {
-		this.runtime.chunkObserver = observer;
+		this.chunkObserver = observer;
+		this.current.runtime.chunkObserver = observer;
 	}
 
 	/** Sets an observer on every position the catch-up loop confirms. */
 	void observeConfirms(ConfirmObserver observer) {
-		this.runtime.confirmObserver = observer;
+		this.confirmObserver = observer;
+		this.current.runtime.confirmObserver = observer;
 	}
 
-	/** Starts the pipeline on threads of its own and returns at once. */
+	/** Sets an observer that sees each drain of a table just before it is applied. */
+	void observeApplies(ApplyObserver observer) {
+		this.applyObserver = observer;
+		this.current.runtime.applyObserver = observer;
+	}
+
+	/** Holds the leader lock on a connection of {@code pool} rather than the target's; call before {@link #start()}. */
+	void holdLeaderLockOn(DataSource pool) {
+		this.leadership = new Leadership(pool, this.settings.checkpointTable(), this.settings.name(),
+				this.settings.ha());
+	}
+
+	/** Builds the parts of a run whose writes prove {@code fence}. */
+	ReplicationRun newRun(TargetFence fence) {
+		ReplicationRun run = new ReplicationRun(this.settings, this.source, this.target, this.checkpoints, fence);
+		run.runtime.chunkObserver = this.chunkObserver;
+		run.runtime.confirmObserver = this.confirmObserver;
+		run.runtime.applyObserver = this.applyObserver;
+		run.runtime.startedAt = this.startedAt;
+		return run;
+	}
+
+	/** Makes {@code run} the one the pipeline's calls go to; a run published during a stop stops. */
+	void publish(ReplicationRun run) {
+		this.current = run;
+		if (this.stopping) {
+			run.runtime.stopRequested = true;
+		}
+	}
+
+	ReplicationRun current() {
+		return this.current;
+	}
+
+	boolean stopping() {
+		return this.stopping;
+	}
+
+	/**
+	 * Starts the pipeline on threads of its own and returns at once. With HA it starts as
+	 * {@link PipelineStatus.State#STANDBY} and replicates once it leads.
+	 */
 	public synchronized void start() {
 		if (this.controlThread != null) {
-			throw new IllegalStateException("Pipeline " + this.runtime.settings.name() + " was already started");
+			throw new IllegalStateException("Pipeline " + this.settings.name() + " was already started");
 		}
-		this.runtime.state = PipelineStatus.State.STARTING;
-		this.runtime.startedAt = Instant.now();
-		this.controlThread = new Thread(this::run, "tributary-pipeline-" + this.runtime.settings.name());
+		this.startedAt = Instant.now();
+		ReplicationRun run = this.current;
+		run.runtime.startedAt = this.startedAt;
+		run.runtime.state = (this.leadership != null) ? PipelineStatus.State.STANDBY : PipelineStatus.State.STARTING;
+		Runnable body = (this.leadership != null) ? new LeaderLoop(this, this.leadership)::run : run::run;
+		this.controlThread = new Thread(body, "tributary-pipeline-" + this.settings.name());
 		this.controlThread.setDaemon(true);
 		this.controlThread.start();
 	}
 
-	private void run() {
-		PipelineRuntime run = this.runtime;
-		try {
-			Position from = this.startup.prepareWithRetry();
-			if (from == null) {
-				run.state = PipelineStatus.State.STOPPED;
-				stopThreadsNow();
-				return;
-			}
-			run.reader.start(from);
-			run.tables().stream().filter((t) -> t.phase() == Phase.SNAPSHOTTING && t.copier != null)
-				.forEach(this.snapshots::submit);
-			run.state = PipelineStatus.State.RUNNING;
-			while (!run.stopRequested) {
-				this.loop.cycle();
-				run.awaitSignal(run.settings.flushInterval());
-			}
-			this.snapshots.stop();
-			this.checksums.stop();
-			// A reader waiting for buffer room keeps its change and ends; nothing is dropped.
-			run.tables().stream().map((t) -> t.subscription).filter((b) -> b != null)
-				.forEach(BufferedSubscription::close);
-			run.reader.close();
-			this.loop.cycle();
-			this.loop.saveCheckpoints(true);
-			run.applyWorkers.close();
-			run.state = PipelineStatus.State.STOPPED;
-			logger.info("Pipeline {} stopped at {}", run.settings.name(), run.confirmed());
-		}
-		catch (RuntimeException ex) {
-			run.lastError = ex.getMessage();
-			run.state = PipelineStatus.State.FAILED;
-			logger.error("Pipeline {} failed", run.settings.name(), ex);
-			stopThreadsNow();
-			run.reader.close();
-		}
-	}
-
-	private void stopThreadsNow() {
-		this.snapshots.stopNow();
-		this.checksums.stopNow();
-		this.runtime.applyWorkers.close();
-	}
-
 	/** Returns the pipeline's name, under which its checkpoints are kept. */
 	public String name() {
-		return this.runtime.settings.name();
+		return this.settings.name();
 	}
 
 	/** Returns the oldest position any active table would resume from. */
 	public Position confirmed() {
-		return this.runtime.confirmed();
+		return this.current.runtime.confirmed();
 	}
 
 /**
@@ -179,7 +197,7 @@ public final class Pipeline implements AutoCloseable {
 	 * @throws InterruptedException when interrupted
 	 */
 	public void awaitCaughtUp(Duration timeout) throws TimeoutException, SQLException, InterruptedException {
-		this.flushes.awaitCaughtUp(timeout);
+		this.current.flushes.awaitCaughtUp(timeout);
 	}
 
 	/**
@@ -190,7 +208,7 @@ public final class Pipeline implements AutoCloseable {
 	 * @throws InterruptedException when interrupted
 	 */
 	public void flush(Duration timeout) throws TimeoutException, InterruptedException {
-		this.flushes.flush(timeout);
+		this.current.flushes.flush(timeout);
 	}
 
 	/**
@@ -198,7 +216,7 @@ public final class Pipeline implements AutoCloseable {
 	 * who asked ({@code null} when unknown).
 	 */
 	public void flush(Duration timeout, String requestedBy) throws TimeoutException, InterruptedException {
-		this.flushes.flush(timeout, requestedBy);
+		this.current.flushes.flush(timeout, requestedBy);
 	}
 
 	/**
@@ -206,7 +224,7 @@ public final class Pipeline implements AutoCloseable {
 	 * delivered one.
 	 */
 	public boolean allChangesFlushed() {
-		return this.flushes.allChangesFlushed();
+		return this.current.flushes.allChangesFlushed();
 	}
 
 	/**
@@ -224,7 +242,7 @@ public final class Pipeline implements AutoCloseable {
 	 * @throws Exception what the callback threw, a {@link TimeoutException}, or a database error
 	 */
 	public <T> T flushUnderLock(TableId table, Duration timeout, Callable<T> whileLocked) throws Exception {
-		return this.flushes.flushUnderLock(table, timeout, whileLocked);
+		return this.current.flushes.flushUnderLock(table, timeout, whileLocked);
 	}
 
 	/**
@@ -248,8 +266,8 @@ public final class Pipeline implements AutoCloseable {
 	 * unknown).
 	 */
 	public CompletableFuture<TableStatus.Checksum> checksum(TableId table, String requestedBy) {
-		CompletableFuture<TableStatus.Checksum> pass = this.checksums.request(table);
-		this.runtime.requireTable(table).recordAction("checksum", "comparing source and target", requestedBy);
+		CompletableFuture<TableStatus.Checksum> pass = this.current.checksums.request(table);
+		this.current.runtime.requireTable(table).recordAction("checksum", "comparing source and target", requestedBy);
 		return pass;
 	}
 
@@ -265,12 +283,12 @@ public final class Pipeline implements AutoCloseable {
 	 * failed, snapshotting or not started
 	 */
 	public void pause(TableId table) {
-		this.control.pause(table, null);
+		this.current.control.pause(table, null);
 	}
 
 	/** As {@link #pause(TableId)}, naming who asked ({@code null} when unknown) in its last action. */
 	public void pause(TableId table, String requestedBy) {
-		this.control.pause(table, requestedBy);
+		this.current.control.pause(table, requestedBy);
 	}
 
 	/**
@@ -285,12 +303,12 @@ public final class Pipeline implements AutoCloseable {
 	 * @throws SQLException when the source cannot be asked for its binary logs
 	 */
 	public void resume(TableId table) throws SQLException {
-		this.control.resume(table, null);
+		this.current.control.resume(table, null);
 	}
 
 	/** As {@link #resume(TableId)}, naming who asked ({@code null} when unknown) in its last action. */
 	public void resume(TableId table, String requestedBy) throws SQLException {
-		this.control.resume(table, requestedBy);
+		this.current.control.resume(table, requestedBy);
 	}
 
 	/**
@@ -306,12 +324,12 @@ public final class Pipeline implements AutoCloseable {
 	 * {@link Phase#FAILED} with the reason
 	 */
 	public void resnapshot(TableId table) throws SQLException {
-		this.control.resnapshot(table, null);
+		this.current.control.resnapshot(table, null);
 	}
 
 	/** As {@link #resnapshot(TableId)}, naming who asked ({@code null} when unknown) in its last action. */
 	public void resnapshot(TableId table, String requestedBy) throws SQLException {
-		this.control.resnapshot(table, requestedBy);
+		this.current.control.resnapshot(table, requestedBy);
 	}
 
 	/**
@@ -324,12 +342,12 @@ public final class Pipeline implements AutoCloseable {
 	 * @throws SQLException when a database cannot be read; the table stays {@link Phase#FAILED}
 	 */
 	public void restart(TableId table) throws SQLException {
-		this.control.restart(table, null);
+		this.current.control.restart(table, null);
 	}
 
 	/** As {@link #restart(TableId)}, naming who asked ({@code null} when unknown) in its last action. */
 	public void restart(TableId table, String requestedBy) throws SQLException {
-		this.control.restart(table, requestedBy);
+		this.current.control.restart(table, requestedBy);
 	}
 
 	/**
@@ -339,13 +357,19 @@ public final class Pipeline implements AutoCloseable {
 	 * @throws IllegalArgumentException when the table is not replicated by this pipeline
 	 */
 	public TableDetail detail(TableId table) {
-		BinlogChangeSource reader = this.runtime.reader;
-		return this.runtime.requireTable(table).detail(reader.delivered(), reader.rowEvents(table));
+		PipelineRuntime run = this.current.runtime;
+		BinlogChangeSource reader = run.reader;
+		return run.requireTable(table).detail(reader.delivered(), reader.rowEvents(table));
 	}
 
 	/** Returns a snapshot of the pipeline's state. */
 	public PipelineStatus status() {
-		return StatusReport.of(this.runtime);
+		ReplicationRun run = this.current;
+		if (this.leadership == null) {
+			return run.status(null, this.startedAt, null);
+		}
+		String error = (run.runtime.state == PipelineStatus.State.STANDBY) ? this.leadership.lastError() : null;
+		return run.status(LeaderLoop.describe(this.leadership, run), this.startedAt, error);
 	}
 
 	/**
@@ -367,15 +391,20 @@ public final class Pipeline implements AutoCloseable {
 		Thread thread;
 		synchronized (this) {
 			thread = this.controlThread;
-			if (thread == null || this.runtime.stopRequested) {
+			if (thread == null || this.stopping) {
 				return;
 			}
-			this.runtime.stopDeadlineNanos = System.nanoTime() + timeout.toNanos();
-			this.runtime.state = PipelineStatus.State.STOPPING;
-			this.runtime.stopRequested = true;
+			this.stopping = true;
 		}
-		this.runtime.wake();
-		if (this.runtime.reader.delivered() == null) {
+		PipelineRuntime run = this.current.runtime;
+		run.stopDeadlineNanos = System.nanoTime() + timeout.toNanos();
+		run.state = PipelineStatus.State.STOPPING;
+		run.stopRequested = true;
+		run.wake();
+		if (this.leadership != null) {
+			this.leadership.wake();
+		}
+		if (run.reader.delivered() == null) {
 			// Still preparing, possibly blocked on a connection attempt: nothing to flush yet.
 			thread.interrupt();
 		}
@@ -387,7 +416,7 @@ public final class Pipeline implements AutoCloseable {
 		}
 		if (thread.isAlive()) {
 			logger.warn("Pipeline {} did not stop within {}; changes not yet checkpointed are read again on the next "
-					+ "start", this.runtime.settings.name(), timeout);
+					+ "start", this.settings.name(), timeout);
 		}
 	}
 
@@ -395,6 +424,13 @@ public final class Pipeline implements AutoCloseable {
 	interface ConfirmObserver {
 
 		void confirmed(TableId table, Position delivered, Position oldestPending, Position confirmed);
+
+	}
+
+	/** Sees each drain of a table on the control thread, after it was drained and before it is applied. */
+	interface ApplyObserver {
+
+		void beforeApply(TableId table, int changes);
 
 	}
 

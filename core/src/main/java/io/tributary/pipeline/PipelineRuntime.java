@@ -11,6 +11,7 @@ import javax.sql.DataSource;
 import io.tributary.apply.ApplyWorkers;
 import io.tributary.checkpoint.CheckpointStore;
 import io.tributary.copy.Copier;
+import io.tributary.ha.TargetFence;
 import io.tributary.source.Position;
 import io.tributary.source.TableId;
 import io.tributary.source.binlog.BinlogChangeSource;
@@ -32,6 +33,12 @@ final class PipelineRuntime {
 	final DataSource target;
 
 	final CheckpointStore checkpoints;
+
+	/**
+	 * What every target write of this run proves before it commits: the term of leadership the run
+	 * belongs to, or {@link TargetFence#NONE} without HA. Once it is lost the run writes nothing more.
+	 */
+	final TargetFence fence;
 
 	final ApplyWorkers applyWorkers;
 
@@ -98,11 +105,15 @@ final class PipelineRuntime {
 
 	volatile Pipeline.ConfirmObserver confirmObserver;
 
-	PipelineRuntime(PipelineSettings settings, DataSource source, DataSource target, CheckpointStore checkpoints) {
+	volatile Pipeline.ApplyObserver applyObserver;
+
+	PipelineRuntime(PipelineSettings settings, DataSource source, DataSource target, CheckpointStore checkpoints,
+			TargetFence fence) {
 		this.settings = settings;
 		this.source = source;
 		this.target = target;
-		this.checkpoints = checkpoints;
+		this.fence = fence;
+		this.checkpoints = fence.active() ? checkpoints.fencedBy(fence) : checkpoints;
 		this.applyWorkers = new ApplyWorkers(settings.name(), settings.applyConcurrency());
 		for (TableMapping mapping : settings.tables()) {
 			this.tables.put(mapping.source(),
@@ -194,6 +205,11 @@ final class PipelineRuntime {
 		}
 		long left = (deadline - System.nanoTime()) / 1_000_000;
 		return Math.max(0, left - Math.max(1_000, left / 4));
+	}
+
+	/** Returns whether the run must stop at once: its term of leadership is lost. */
+	boolean leadershipLost() {
+		return this.fence.lost();
 	}
 
 	/** Throws unless the pipeline runs. */

@@ -7,6 +7,7 @@ import java.util.Objects;
 import io.tributary.apply.ChangeListener;
 import io.tributary.checksum.ChecksumSettings;
 import io.tributary.copy.CopySizing;
+import io.tributary.ha.HaSettings;
 import io.tributary.source.SourceSettings;
 import io.tributary.source.TableId;
 
@@ -32,11 +33,12 @@ import io.tributary.source.TableId;
  * @param listener receives every table's changes instead of target tables (listener mode), or
  * {@code null} to write them to the tables' targets; in listener mode the tables' targets are not
  * used and the target pool holds only the checkpoint table
+ * @param ha whether the pipeline is one of several instances of which one leads, and its lease
  */
 public record PipelineSettings(String name, SourceSettings source, List<TableMapping> tables, Duration flushInterval,
 		TableId checkpointTable, Duration checkpointInterval, CopySizing copy, int batchRows, long batchBytes,
 		InvalidCheckpointBehavior invalidCheckpointBehavior, long bufferSoftLimitBytes, int flushMaxChanges,
-		int applyConcurrency, ChecksumSettings checksum, ChangeListener listener) {
+		int applyConcurrency, ChecksumSettings checksum, ChangeListener listener, HaSettings ha) {
 
 	public PipelineSettings {
 		Objects.requireNonNull(name, "name");
@@ -52,12 +54,23 @@ public record PipelineSettings(String name, SourceSettings source, List<TableMap
 		}
 		Objects.requireNonNull(copy, "copy");
 		Objects.requireNonNull(checksum, "checksum");
+		Objects.requireNonNull(ha, "ha");
 		if (batchRows < 1 || batchBytes < 1 || flushMaxChanges < 1 || applyConcurrency < 1) {
 			throw new IllegalArgumentException("Chunk and batch sizes must be positive");
 		}
 		if (tables.stream().map(TableMapping::source).distinct().count() != tables.size()) {
 			throw new IllegalArgumentException("A source table is listed twice under cdc.tables");
 		}
+	}
+
+	/** Creates settings of a pipeline that runs as a single instance (no HA). */
+	public PipelineSettings(String name, SourceSettings source, List<TableMapping> tables, Duration flushInterval,
+			TableId checkpointTable, Duration checkpointInterval, CopySizing copy, int batchRows, long batchBytes,
+			InvalidCheckpointBehavior invalidCheckpointBehavior, long bufferSoftLimitBytes, int flushMaxChanges,
+			int applyConcurrency, ChecksumSettings checksum, ChangeListener listener) {
+		this(name, source, tables, flushInterval, checkpointTable, checkpointInterval, copy, batchRows, batchBytes,
+				invalidCheckpointBehavior, bufferSoftLimitBytes, flushMaxChanges, applyConcurrency, checksum, listener,
+				HaSettings.OFF);
 	}
 
 	/** Creates settings that write changes to the tables' targets, with the default checksum settings. */
@@ -86,13 +99,13 @@ public record PipelineSettings(String name, SourceSettings source, List<TableMap
 	public PipelineSettings withFlushInterval(Duration interval) {
 		return new PipelineSettings(this.name, this.source, this.tables, interval, this.checkpointTable,
 				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener);
+				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener, this.ha);
 	}
 
 	public PipelineSettings withCopy(CopySizing sizing) {
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, sizing, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener);
+				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener, this.ha);
 	}
 
 	/** Returns settings whose snapshots use chunks of exactly {@code rows} rows. */
@@ -100,49 +113,49 @@ public record PipelineSettings(String name, SourceSettings source, List<TableMap
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, new CopySizing(this.copy.threads(), rows, rows, rows, this.copy.targetChunkTime()),
 				this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener);
+				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener, this.ha);
 	}
 
 	public PipelineSettings withInvalidCheckpointBehavior(InvalidCheckpointBehavior behavior) {
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, behavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener);
+				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener, this.ha);
 	}
 
 	public PipelineSettings withSource(SourceSettings other) {
 		return new PipelineSettings(this.name, other, this.tables, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener);
+				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener, this.ha);
 	}
 
 	public PipelineSettings withTables(List<TableMapping> other) {
 		return new PipelineSettings(this.name, this.source, other, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener);
+				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener, this.ha);
 	}
 
 	public PipelineSettings withBufferSoftLimitBytes(long bytes) {
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				bytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener);
+				bytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener, this.ha);
 	}
 
 	public PipelineSettings withFlushMaxChanges(int changes) {
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, changes, this.applyConcurrency, this.checksum, this.listener);
+				this.bufferSoftLimitBytes, changes, this.applyConcurrency, this.checksum, this.listener, this.ha);
 	}
 
 	public PipelineSettings withApplyConcurrency(int concurrency) {
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, concurrency, this.checksum, this.listener);
+				this.bufferSoftLimitBytes, this.flushMaxChanges, concurrency, this.checksum, this.listener, this.ha);
 	}
 
 	public PipelineSettings withCheckpointInterval(Duration interval) {
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
 				interval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener);
+				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener, this.ha);
 	}
 
 	/**
@@ -153,13 +166,24 @@ public record PipelineSettings(String name, SourceSettings source, List<TableMap
 	public PipelineSettings withListener(ChangeListener other) {
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, other);
+				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, other, this.ha);
 	}
 
 	public PipelineSettings withChecksum(ChecksumSettings settings) {
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, settings, this.listener);
+				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, settings, this.listener, this.ha);
+	}
+
+	/**
+	 * Returns settings under which the pipeline is one of several instances with the same settings:
+	 * it waits as a standby while another leads, and its writes are fenced by its term.
+	 */
+	public PipelineSettings withHa(HaSettings other) {
+		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
+				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
+				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener,
+				other);
 	}
 
 }

@@ -101,7 +101,8 @@ final class SourceEvents implements ChangeHandler {
 			try {
 				table.layout = next;
 				JdbcReplaceApplier statements = new JdbcReplaceApplier(this.runtime.target, table.mapping.target(),
-						next, width, this.runtime.settings.batchRows(), this.runtime.settings.batchBytes());
+						next, width, this.runtime.settings.batchRows(), this.runtime.settings.batchBytes(),
+						this.runtime.fence);
 				table.applier = statements;
 				table.writer = table.writer.withStatements(statements);
 			}

@@ -42,11 +42,12 @@ final class Startup {
 
 	/**
 	 * Prepares tables and finds the start position, retrying while the databases are unreachable.
-	 * @return where to start reading, or {@code null} when the pipeline was stopped first
+	 * @return where to start reading, or {@code null} when the pipeline was stopped, or lost its
+	 * leadership, first
 	 */
 	Position prepareWithRetry() {
 		long backoff = 500;
-		while (!this.runtime.stopRequested) {
+		while (!this.runtime.stopRequested && !this.runtime.leadershipLost()) {
 			try {
 				Position from = prepare();
 				this.runtime.preparingFailedSince = null;

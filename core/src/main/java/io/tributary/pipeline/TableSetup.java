@@ -75,7 +75,7 @@ final class TableSetup {
 			boolean targetHadRows = TargetTables.prepare(this.runtime.source, this.runtime.target, layout,
 					mapping.target(), "the target of " + mapping.source() + " in cdc.tables");
 			JdbcReplaceApplier statements = new JdbcReplaceApplier(this.runtime.target, mapping.target(), layout,
-					settings.batchRows(), settings.batchBytes());
+					layout.columns().size(), settings.batchRows(), settings.batchBytes(), this.runtime.fence);
 			table.applier = statements;
 			table.writer = ParallelApplier.create(statements, this.runtime.applyWorkers, settings.applyConcurrency());
 			targetKeys = targetHadRows ? statements::keysIn : null;

@@ -9,6 +9,12 @@
  * holds the waits callers use, {@code TableControl} pauses, resumes, resnapshots and restarts one
  * table, and {@code SourceEvents} routes what the binlog reader sees. {@code PipelineRuntime} is
  * what they share; {@code FlushTotals} keeps each table's flush totals for the status.
+ * {@code ReplicationRun} holds these parts for one run: the pipeline's whole life without HA, one
+ * term of leadership with it; {@code LeaderLoop} waits as a standby, runs a term while leading and
+ * goes back to standby when the term is lost.
+ *
+ * <p>Invariant (HA): a run writes rows and checkpoints only through its term's fence, loads the
+ * checkpoints only after it leads, and once its term is lost applies nothing more.
  *
  * <p>Invariant (confirm bound): the position confirmed for a table is
  * {@code min(delivered, oldest pending)}, with delivered read before the buffer is drained, so it

@@ -20,15 +20,30 @@ import java.util.List;
  * @param positionsByGtid whether the reader follows the source by GTID (MySQL auto-positioning),
  * which survives a failover, rather than by binlog file and offset
  * @param counters what the reader and the checkpoint writer did since start
+ * @param leadership who leads the pipeline among its instances, or {@code null} without HA
  */
 public record PipelineStatus(String name, State state, Source source, Positions position, long lagMillis, Long lagBytes,
 		List<TableStatus> tables,
-		Instant startedAt, String lastError, boolean positionsByGtid, Counters counters) {
+		Instant startedAt, String lastError, boolean positionsByGtid, Counters counters, Leadership leadership) {
+
+	/** Creates the status of a pipeline without HA. */
+	public PipelineStatus(String name, State state, Source source, Positions position, long lagMillis, Long lagBytes,
+			List<TableStatus> tables, Instant startedAt, String lastError, boolean positionsByGtid,
+			Counters counters) {
+		this(name, state, source, position, lagMillis, lagBytes, tables, startedAt, lastError, positionsByGtid,
+				counters, null);
+	}
 
 	/** Pipeline lifecycle states. */
 	public enum State {
 
-		STARTING, RUNNING, STOPPING, STOPPED, FAILED
+		STARTING, RUNNING, STOPPING, STOPPED, FAILED,
+
+		/**
+		 * Another instance of the pipeline leads (HA): this one reads and writes nothing, and takes
+		 * over when the leader stops or its lease lapses.
+		 */
+		STANDBY
 
 	}
 
@@ -81,6 +96,19 @@ public record PipelineStatus(String name, State state, Source source, Positions 
 	 */
 	public record Counters(long transactions, long decodeErrors, long schemaMismatches, long checkpointWrites,
 			long checkpointFailures) {
+
+	}
+
+	/**
+	 * Leadership among the instances of a pipeline with HA.
+	 *
+	 * @param instance this instance, as the leader table names it ({@code host/pid/id})
+	 * @param leader whether this instance leads
+	 * @param epoch the fencing epoch: this instance's term when it leads, else the one it last saw
+	 * @param leaderInstance the instance that leads (this one when it leads), as last seen; {@code null}
+	 * before any did
+	 */
+	public record Leadership(String instance, boolean leader, long epoch, String leaderInstance) {
 
 	}
 

@@ -10,19 +10,19 @@ class LagTest {
 
 	@Test
 	void countsBytesToTheHeadInTheSameFile() {
-		assertThat(StatusReport.lagBytes(Position.of("b.000003", 1_000), Position.of("b.000003", 5_000))).isEqualTo(4_000);
+		assertThat(ReplicationRun.lagBytes(Position.of("b.000003", 1_000), Position.of("b.000003", 5_000))).isEqualTo(4_000);
 	}
 
 	@Test
 	void isZeroAtOrPastTheHead() {
-		assertThat(StatusReport.lagBytes(Position.of("b.000003", 5_000), Position.of("b.000003", 5_000))).isZero();
-		assertThat(StatusReport.lagBytes(Position.of("b.000004", 4), Position.of("b.000003", 5_000))).isZero();
+		assertThat(ReplicationRun.lagBytes(Position.of("b.000003", 5_000), Position.of("b.000003", 5_000))).isZero();
+		assertThat(ReplicationRun.lagBytes(Position.of("b.000004", 4), Position.of("b.000003", 5_000))).isZero();
 	}
 
 	@Test
 	void isUnknownAcrossFilesOrWithoutAHead() {
-		assertThat(StatusReport.lagBytes(Position.of("b.000002", 1_000), Position.of("b.000003", 5_000))).isNull();
-		assertThat(StatusReport.lagBytes(Position.of("b.000002", 1_000), null)).isNull();
+		assertThat(ReplicationRun.lagBytes(Position.of("b.000002", 1_000), Position.of("b.000003", 5_000))).isNull();
+		assertThat(ReplicationRun.lagBytes(Position.of("b.000002", 1_000), null)).isNull();
 	}
 
 }

@@ -123,7 +123,14 @@ public final class Replication extends SchemaPair {
 	 * such as {@code observeChunks} that must be in place before the copy begins.
 	 */
 	public RunningPipeline start(Consumer<Pipeline> beforeStart) {
-		DataSource target = pool();
+		return start(pool(), beforeStart);
+	}
+
+	/**
+	 * Starts a pipeline that writes through {@code target}, as another instance of the application
+	 * with a pool of its own would, after {@code beforeStart} has seen it.
+	 */
+	public RunningPipeline start(DataSource target, Consumer<Pipeline> beforeStart) {
 		Pipeline pipeline = new Pipeline(this.settings, (this.sourcePool != null) ? this.sourcePool : target, target);
 		beforeStart.accept(pipeline);
 		pipeline.start();

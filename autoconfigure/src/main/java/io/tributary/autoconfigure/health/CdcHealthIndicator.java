@@ -27,6 +27,8 @@ import io.tributary.status.PipelineStatus;
  * starting, snapshotting or catching up after its snapshot, and while a pipeline is starting.</li>
  * <li>OUT_OF_SERVICE while a streaming table lags more than {@code cdc.health.max-lag}, or while a
  * pipeline stops with the application.</li>
+ * <li>UP while a pipeline is a standby (HA): another instance of it leads; the details say
+ * {@code role: standby} and name the leader.</li>
  * <li>DOWN when a table or a pipeline failed, or when the source has been out of reach (or a
  * starting pipeline has failed to prepare) for longer than {@code cdc.health.source-down-after}.</li>
  * </ul>

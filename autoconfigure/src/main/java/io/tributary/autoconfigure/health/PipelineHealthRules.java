@@ -93,6 +93,13 @@ final class PipelineHealthRules {
 							: "Starting";
 				}
 			}
+			case STANDBY -> {
+				// Another instance replicates; this one is ready to take over, which is healthy.
+				PipelineStatus.Leadership leadership = pipeline.leadership();
+				String leader = (leadership != null) ? leadership.leaderInstance() : null;
+				reason = "Standby" + ((leader != null) ? "; " + leader + " leads" : "")
+						+ ((pipeline.lastError() != null) ? "; see lastError" : "");
+			}
 			case RUNNING -> {
 				if (sourceDown) {
 					statuses.add(Status.DOWN);
@@ -117,6 +124,11 @@ final class PipelineHealthRules {
 		details.put("status", status.getCode());
 		putIfPresent(details, "reason", reason);
 		details.put("state", pipeline.state().name());
+		if (pipeline.leadership() != null) {
+			details.put("role", pipeline.leadership().leader() ? "leader" : "standby");
+			details.put("epoch", pipeline.leadership().epoch());
+			putIfPresent(details, "leader", pipeline.leadership().leaderInstance());
+		}
 		details.put("source", source.host() + ":" + source.port());
 		details.put("connected", source.connected());
 		putIfPresent(details, "disconnectedSince", source.disconnectedSince());

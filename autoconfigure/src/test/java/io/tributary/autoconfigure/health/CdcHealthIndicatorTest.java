@@ -57,6 +57,22 @@ class CdcHealthIndicatorTest {
 			.containsEntry("reason", "Lag of 45s is over cdc.health.max-lag (10s)");
 	}
 
+	@Test
+	void aStandbyIsUpAndNamesTheLeaderWhateverItsTablesAndSourceShow() {
+		this.settings.setSnapshottingStatus("OUT_OF_SERVICE");
+		PipelineStatus standby = new PipelineStatus("main", State.STANDBY,
+				new PipelineStatus.Source("db", 3306, 4242, null, null, null, false, null, 0, 0, null),
+				new PipelineStatus.Positions(null, null, null), 0, null, List.of(table("a", Phase.STARTING)),
+				NOW.minusSeconds(3_600), null, false, null,
+				new PipelineStatus.Leadership("host-b/12/ab", false, 7, "host-a/34/cd"));
+		Health health = health(standby);
+		assertThat(health.getStatus()).isEqualTo(Status.UP);
+		assertThat(pipelineDetails(health, "main")).containsEntry("state", "STANDBY").containsEntry("role", "standby")
+			.containsEntry("leader", "host-a/34/cd").containsEntry("epoch", 7L)
+			.containsEntry("reason", "Standby; host-a/34/cd leads");
+		assertThat(tableDetails(health, "main", "shop.a")).doesNotContainKey("status");
+	}
+
 	@ParameterizedTest
 	@CsvSource({ ",UP", "UP,UP", "OUT_OF_SERVICE,OUT_OF_SERVICE", "out-of-service,OUT_OF_SERVICE", "down,DOWN" })
 	void aTableNotStreamingYetHasTheConfiguredSnapshottingStatus(String configured, String expected) {

@@ -53,7 +53,7 @@ class TributaryMetricsAutoConfigurationTest {
 			assertThat(registry.get("cdc.lag").tag("pipeline", "default").timeGauge()).isNotNull();
 			assertThat(registry.get("cdc.pipeline.state").tag("pipeline", "default").gauges())
 				.extracting((gauge) -> gauge.getId().getTag("state"))
-				.containsExactlyInAnyOrder("starting", "running", "stopping", "stopped", "failed");
+				.containsExactlyInAnyOrder("starting", "running", "stopping", "stopped", "failed", "standby");
 			assertThat(registry.get("cdc.pipeline.state").tag("pipeline", "default").gauges().stream()
 				.mapToDouble((gauge) -> gauge.value()).sum()).as("one state at a time").isEqualTo(1);
 			for (String table : List.of("shop.orders", "shop.order_items")) {
