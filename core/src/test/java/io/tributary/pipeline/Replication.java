@@ -138,9 +138,7 @@ public final class Replication extends SchemaPair {
 	 * application's configuration is pointed at the new primary. Nothing is created.
 	 */
 	public Replication withSourceServer(TestDatabaseServer server) {
-		SourceSettings old = this.settings.source();
-		SourceSettings moved = new SourceSettings(server.host(), server.port(), old.username(), old.password(),
-				old.serverId(), old.connectTimeout(), old.heartbeatInterval(), old.sslMode(), old.sslCa());
+		SourceSettings moved = this.settings.source().withAddress(server.host(), server.port());
 		return new Replication(this, server, this.settings.withSource(moved), null);
 	}
 
