@@ -218,9 +218,8 @@ public final class BinlogChangeSource implements AutoCloseable {
 	}
 
 	/**
-	 * Returns whether the reader follows the source by GTID (MySQL auto-positioning, MariaDB
-	 * {@code slave_connect_state}) rather than by binlog file and offset; false until it has a
-	 * position.
+	 * Returns whether the reader follows the source by GTID (MySQL auto-positioning, MariaDB GTID
+	 * list) rather than by binlog file and offset; false until it has a position.
 	 */
 	public boolean positionsByGtid() {
 		Position at = this.boundaries.delivered();
