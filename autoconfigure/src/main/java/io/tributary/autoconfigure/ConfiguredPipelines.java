@@ -39,7 +39,7 @@ final class ConfiguredPipelines {
 				: 100_000 + new SecureRandom().nextInt(Integer.MAX_VALUE - 100_000);
 		return new SourceSettings(source.getHost(), source.getPort(), source.getUsername(), source.getPassword(),
 				serverId, source.getConnectTimeout(), source.getHeartbeatInterval(), source.getSslMode(),
-				source.getSslCa());
+				source.getSslCa(), source.isGtidPositioning());
 	}
 
 	/** Returns the checkpoint table, every pipeline's, in the target's default schema unless it names one. */

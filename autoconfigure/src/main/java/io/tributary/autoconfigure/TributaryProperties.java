@@ -176,6 +176,14 @@ public class TributaryProperties {
 		 */
 		private String sslCa;
 
+		/**
+		 * Whether a checkpoint that carries GTIDs is resumed by them (MySQL auto-positioning,
+		 * MariaDB slave_connect_state), which also finds its place on a promoted replica after a
+		 * failover. When false, positions are followed by binlog file and offset only, which are
+		 * valid on the server that wrote them and nowhere else.
+		 */
+		private boolean gtidPositioning = true;
+
 		public String getHost() {
 			return this.host;
 		}
@@ -246,6 +254,14 @@ public class TributaryProperties {
 
 		public void setSslCa(String sslCa) {
 			this.sslCa = sslCa;
+		}
+
+		public boolean isGtidPositioning() {
+			return this.gtidPositioning;
+		}
+
+		public void setGtidPositioning(boolean gtidPositioning) {
+			this.gtidPositioning = gtidPositioning;
 		}
 
 	}

@@ -98,6 +98,13 @@ class TributaryAutoConfigurationTest {
 	}
 
 	@Test
+	void resumesByGtidUnlessTurnedOff() {
+		this.runner.run((context) -> assertThat(settings(context, "replica").source().gtidPositioning()).isTrue());
+		this.runner.withPropertyValues("cdc.source.gtid-positioning=false")
+			.run((context) -> assertThat(settings(context, "replica").source().gtidPositioning()).isFalse());
+	}
+
+	@Test
 	void checksumSettingsComeFromTheProperties() {
 		this.runner.run((context) -> assertThat(settings(context, "replica").checksum())
 			.isEqualTo(ChecksumSettings.DEFAULTS));

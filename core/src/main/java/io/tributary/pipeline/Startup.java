@@ -103,7 +103,8 @@ final class Startup {
 				logger.error("Table {} cannot be replicated: {}", id, ex.getMessage());
 			}
 		}
-		Position head = SourceQueries.head(this.runtime.source);
+		// Read from this server: a table that starts here checkpoints a place in its binary log.
+		Position head = SourceQueries.head(this.runtime.source).onServer(info.serverId());
 		for (TableRuntime table : this.runtime.tables()) {
 			if (table.phase() == Phase.CATCHING_UP) {
 				table.catchUpTarget = head;

@@ -10,6 +10,7 @@ import org.slf4j.LoggerFactory;
 import io.tributary.checkpoint.TableCheckpoint;
 import io.tributary.source.Position;
 import io.tributary.source.TableId;
+import io.tributary.source.binlog.ResumeCheck;
 import io.tributary.source.binlog.SourceQueries;
 import io.tributary.status.TableStatus.Phase;
 import io.tributary.subscription.BufferedSubscription;
@@ -75,8 +76,8 @@ final class TableControl {
 			throw refused(id, "resume", "it is " + table.phase() + ", not paused");
 		}
 		Position from = table.confirmed;
-		String unavailable = SourceQueries.unavailable(from, SourceQueries.binaryLogs(this.runtime.source),
-				this.runtime.source);
+		String unavailable = ResumeCheck.unavailable(from, SourceQueries.binaryLogs(this.runtime.source),
+				this.runtime.source, this.runtime.server.serverId(), this.runtime.settings.source().gtidPositioning());
 		if (unavailable != null) {
 			throw refused(id, "resume", "it was paused at " + from + ", but " + unavailable
 					+ "; the changes since cannot be read. Resnapshot it instead");

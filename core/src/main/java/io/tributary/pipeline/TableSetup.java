@@ -19,7 +19,7 @@ import io.tributary.schema.LayoutReader;
 import io.tributary.schema.SchemaException;
 import io.tributary.schema.TableLayout;
 import io.tributary.source.Position;
-import io.tributary.source.binlog.SourceQueries;
+import io.tributary.source.binlog.ResumeCheck;
 import io.tributary.status.TableStatus.Phase;
 import io.tributary.subscription.BufferedSubscription;
 
@@ -88,8 +88,8 @@ final class TableSetup {
 					+ "resuming from checkpoint {}", mapping.target(), mapping.source(), checkpoint.position());
 			usable = false;
 		}
-		String unavailable = usable
-				? SourceQueries.unavailable(checkpoint.position(), binaryLogs, this.runtime.source) : null;
+		String unavailable = usable ? ResumeCheck.unavailable(checkpoint.position(), binaryLogs, this.runtime.source,
+				this.runtime.server.serverId(), settings.source().gtidPositioning()) : null;
 		if (unavailable != null) {
 			if (settings.invalidCheckpointBehavior() == InvalidCheckpointBehavior.ERROR) {
 				throw new SchemaException("The checkpoint of " + mapping.source() + " is at " + checkpoint.position()

@@ -9,11 +9,14 @@ import java.util.Objects;
  * <p>Positions of one server are totally ordered by binlog file sequence number and offset. A
  * position may also carry the set of transactions executed up to it (a MySQL GTID set such as
  * {@code 3e11fa47-71ca-11e1-9e33-c80aa9429562:1-57}, or a MariaDB GTID list such as
- * {@code 0-1-57}), which identifies it across servers: a MySQL reader resumes by GTID when it has
- * one. Ordering and equality look at file and offset only.
+ * {@code 0-1-57}), which identifies it across servers: a reader resumes by GTID when it has one.
+ * File and offset mean something on one server only, so a position may also name the
+ * {@code server_id} of the server whose binary log it points into, which a resume by file and
+ * offset checks. Ordering and equality look at file and offset only.
  *
- * <p>The string form {@code file:offset} or {@code file:offset|gtids} round-trips through
- * {@link #parse(String)}, which is how positions are persisted in the checkpoint table.
+ * <p>The string form {@code file:offset}, followed by {@code #serverId} when the server is known
+ * and {@code |gtids} when the GTIDs are, round-trips through {@link #parse(String)}, which is how
+ * positions are persisted in the checkpoint table.
  */
 public final class Position implements Comparable<Position> {
 
@@ -23,13 +26,19 @@ public final class Position implements Comparable<Position> {
 
 	private final String gtids;
 
-	private Position(String file, long offset, String gtids) {
+	private final long serverId;
+
+	private Position(String file, long offset, String gtids, long serverId) {
 		this.file = Objects.requireNonNull(file, "file");
 		if (offset < 0) {
 			throw new IllegalArgumentException("Binlog offset must not be negative: " + offset);
 		}
+		if (serverId < 0) {
+			throw new IllegalArgumentException("Server id must not be negative: " + serverId);
+		}
 		this.offset = offset;
 		this.gtids = (gtids == null || gtids.isBlank()) ? null : gtids.replaceAll("\\s", "");
+		this.serverId = serverId;
 	}
 
 	/**
@@ -39,7 +48,7 @@ public final class Position implements Comparable<Position> {
 	 * @return the position
 	 */
 	public static Position of(String file, long offset) {
-		return new Position(file, offset, null);
+		return new Position(file, offset, null, 0);
 	}
 
 	/**
@@ -50,7 +59,24 @@ public final class Position implements Comparable<Position> {
 	 * @return the position
 	 */
 	public static Position of(String file, long offset, String gtids) {
-		return new Position(file, offset, gtids);
+		return new Position(file, offset, gtids, 0);
+	}
+
+	/**
+	 * Creates a position in the binary log of a known server.
+	 * @param file binlog file name
+	 * @param offset byte offset inside that file
+	 * @param gtids MySQL GTID set or MariaDB GTID list, or {@code null}
+	 * @param serverId {@code server_id} of the server that wrote the file, or 0 when unknown
+	 * @return the position
+	 */
+	public static Position of(String file, long offset, String gtids, long serverId) {
+		return new Position(file, offset, gtids, serverId);
+	}
+
+	/** Returns this position as one in the binary log of the server with this {@code server_id}. */
+	public Position onServer(long id) {
+		return (id == this.serverId) ? this : new Position(this.file, this.offset, this.gtids, id);
 	}
 
 	/**
@@ -67,8 +93,12 @@ public final class Position implements Comparable<Position> {
 		if (colon <= 0 || colon == location.length() - 1) {
 			throw new IllegalArgumentException("Not a binlog position (expected file:offset): '" + text + "'");
 		}
+		String offset = location.substring(colon + 1);
+		int hash = offset.indexOf('#');
 		try {
-			return new Position(location.substring(0, colon), Long.parseLong(location.substring(colon + 1)), gtids);
+			long serverId = (hash >= 0) ? Long.parseLong(offset.substring(hash + 1)) : 0;
+			return new Position(location.substring(0, colon),
+					Long.parseLong((hash >= 0) ? offset.substring(0, hash) : offset), gtids, serverId);
 		}
 		catch (NumberFormatException ex) {
 			throw new IllegalArgumentException("Not a binlog position (expected file:offset): '" + text + "'", ex);
@@ -97,6 +127,11 @@ public final class Position implements Comparable<Position> {
 	/** Returns the transactions executed up to this position, or {@code null} when unknown. */
 	public String gtids() {
 		return this.gtids;
+	}
+
+	/** Returns the {@code server_id} of the server whose binary log this points into, or 0 when unknown. */
+	public long serverId() {
+		return this.serverId;
 	}
 
 	/**
@@ -134,7 +169,8 @@ public final class Position implements Comparable<Position> {
 
 	@Override
 	public String toString() {
-		return (this.gtids != null) ? this.file + ":" + this.offset + "|" + this.gtids : this.file + ":" + this.offset;
+		String location = this.file + ":" + this.offset + ((this.serverId != 0) ? "#" + this.serverId : "");
+		return (this.gtids != null) ? location + "|" + this.gtids : location;
 	}
 
 }

@@ -20,9 +20,13 @@ import java.util.Objects;
  * @param sslCa PEM file of the certificate authority that signed the server's certificate, for
  * {@link SslMode#VERIFY_CA} and {@link SslMode#VERIFY_IDENTITY}; {@code null} for the JVM's
  * default trust store
+ * @param gtidPositioning whether a position that carries GTIDs is resumed by them (MySQL
+ * auto-positioning, MariaDB {@code slave_connect_state}), which also finds the place on another
+ * server of the same replication topology after a failover; false resumes by binlog file and
+ * offset only, which is valid on the server that wrote them and nowhere else
  */
 public record SourceSettings(String host, int port, String username, String password, long serverId,
-		Duration connectTimeout, Duration heartbeatInterval, SslMode sslMode, String sslCa) {
+		Duration connectTimeout, Duration heartbeatInterval, SslMode sslMode, String sslCa, boolean gtidPositioning) {
 
 	/** Short, so an idle source reaches its head about a second after its last event. */
 	private static final Duration DEFAULT_HEARTBEAT_INTERVAL = Duration.ofSeconds(1);
@@ -46,10 +50,28 @@ public record SourceSettings(String host, int port, String username, String pass
 		}
 	}
 
-	/** Creates settings with TLS preferred and the JVM's trust store. */
+	/** Creates settings that resume by GTID where positions carry them. */
+	public SourceSettings(String host, int port, String username, String password, long serverId,
+			Duration connectTimeout, Duration heartbeatInterval, SslMode sslMode, String sslCa) {
+		this(host, port, username, password, serverId, connectTimeout, heartbeatInterval, sslMode, sslCa, true);
+	}
+
+	/** Creates settings with TLS preferred and the JVM's trust store, resuming by GTID where positions carry them. */
 	public SourceSettings(String host, int port, String username, String password, long serverId,
 			Duration connectTimeout, Duration heartbeatInterval) {
 		this(host, port, username, password, serverId, connectTimeout, heartbeatInterval, SslMode.PREFERRED, null);
+	}
+
+	/** Returns these settings with another host and port, as when the source moved to a promoted replica. */
+	public SourceSettings withAddress(String otherHost, int otherPort) {
+		return new SourceSettings(otherHost, otherPort, this.username, this.password, this.serverId,
+				this.connectTimeout, this.heartbeatInterval, this.sslMode, this.sslCa, this.gtidPositioning);
+	}
+
+	/** Returns these settings resuming by GTID or, with {@code false}, by binlog file and offset only. */
+	public SourceSettings withGtidPositioning(boolean value) {
+		return new SourceSettings(this.host, this.port, this.username, this.password, this.serverId,
+				this.connectTimeout, this.heartbeatInterval, this.sslMode, this.sslCa, value);
 	}
 
 	/** Describes the settings without the password, for logs and status. */

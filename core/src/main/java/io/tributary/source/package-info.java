@@ -3,7 +3,9 @@
  * ordered, round-tripping through text), {@link RowChange} (a full row image or a key deletion)
  * and the handler that receives them in binlog order.
  *
- * <p>Invariant: a position handed out as delivered is never inside a transaction, so a reader
- * restarted there reads whole transactions only.
+ * <p>Invariants: a position handed out as delivered is never inside a transaction, so a reader
+ * restarted there reads whole transactions only; a position read from a server names that server's
+ * {@code server_id}, so its file and offset are never taken for a place in another server's
+ * binary log.
  */
 package io.tributary.source;

@@ -17,8 +17,8 @@ import java.util.List;
  * @param tables one entry per configured table
  * @param startedAt when the pipeline started, or {@code null}
  * @param lastError the last pipeline-wide error, or {@code null}
- * @param positionsByGtid whether the reader follows the source by GTID (MySQL auto-positioning),
- * which survives a failover, rather than by binlog file and offset
+ * @param positionsByGtid whether the reader follows the source by GTID (MySQL auto-positioning,
+ * MariaDB GTID list), which survives a failover, rather than by binlog file and offset
  * @param counters what the reader and the checkpoint writer did since start
  * @param leadership who leads the pipeline among its instances, or {@code null} without HA
  */

@@ -14,9 +14,9 @@ import io.tributary.test.TestDatabase;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Checkpoints carry the executed GTIDs. On MySQL the reader resumes by GTID, so a checkpoint
- * whose file is unknown to the server still resumes, and one whose GTIDs the server never
- * executed is refused; on MariaDB positions carry the GTID list and resume by file and offset.
+ * Checkpoints carry the executed GTIDs (on MariaDB the GTID list, each GTID with the server id of
+ * its event header) and the reader resumes by them on both servers, so a checkpoint whose file is
+ * unknown to the server still resumes, and one whose GTIDs the server never executed is refused.
  */
 @ExtendWith(DatabaseExtension.class)
 class GtidResumeIT {
@@ -31,8 +31,12 @@ class GtidResumeIT {
 		}
 		Position saved = replication.checkpoint("t");
 		assertThat(saved.gtids()).as("GTIDs in the checkpoint").isNotNull();
+		assertThat(saved.serverId()).as("server of the checkpoint").isEqualTo(
+				Long.parseLong(replication.queryString("SELECT @@server_id")));
 		if (db.server().isMariaDb()) {
-			assertThat(saved.gtids()).matches("(\\d+-\\d+-\\d+,?)+");
+			// Exactly the list the server itself gives for that place in its binary log.
+			assertThat(saved.gtids()).isEqualTo(replication.queryString(
+					"SELECT BINLOG_GTID_POS('" + saved.file() + "', " + saved.offset() + ")"));
 		}
 		else {
 			assertThat(saved.gtids()).contains(replication.queryString("SELECT @@server_uuid"));
@@ -41,20 +45,19 @@ class GtidResumeIT {
 		// A file the server never had: only a resume by GTID can still find the place.
 		setCheckpoint(replication, "mysql-bin.999999:4|" + saved.gtids());
 		try (RunningPipeline second = replication.start()) {
-			if (db.server().isMariaDb()) {
-				assertThat(second.awaitPhase(Phase.FAILED).lastError())
-					.contains("no longer has binlog file mysql-bin.999999");
-				return;
-			}
 			second.awaitCaughtUp();
 			assertThat(second.table().rowsCopied()).isZero();
+			assertThat(second.status().positionsByGtid()).isTrue();
 			replication.assertEqual("t");
 		}
 		// GTIDs the server never executed: its history diverged from the checkpoint's.
-		setCheckpoint(replication, saved.file() + ":" + saved.offset() + "|" + saved.gtids()
-				+ ",aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee:1-5");
+		String diverged = db.server().isMariaDb() ? saved.gtids() + ",7-99-5"
+				: saved.gtids() + ",aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee:1-5";
+		setCheckpoint(replication, saved.file() + ":" + saved.offset() + "|" + diverged);
 		try (RunningPipeline third = replication.start()) {
-			assertThat(third.awaitPhase(Phase.FAILED).lastError()).contains("does not contain the checkpoint's")
+			assertThat(third.awaitPhase(Phase.FAILED).lastError())
+				.contains(db.server().isMariaDb() ? "does not hold the checkpoint's transaction 7-99-5"
+						: "does not contain the checkpoint's")
 				.contains("cdc.checkpoint.invalid-behavior=restart");
 		}
 	}

@@ -17,6 +17,7 @@ import io.tributary.status.PipelineStatus;
 import io.tributary.status.TableStatus.Phase;
 import io.tributary.test.SchemaPair;
 import io.tributary.test.TestDatabase;
+import io.tributary.test.TestDatabaseServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -43,6 +44,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * }
  * }</pre>
  *
+ * <p>Source and target are on the shared server, or the source on a server the test started for
+ * itself ({@link #of(TestDatabase, String, TestDatabaseServer)}), which it may stop, kill or fail
+ * over to a replica ({@link #withSourceServer}) while the target stays reachable.
+ *
  * <p>It replicates {@code <name>_src.t} to {@code <name>_dst.t} unless {@link #replicating} names
  * other tables, with the checkpoint table {@code tributary_checkpoint} in the target schema, a
  * random replica server id, and a checksum after each snapshot that reports differences but
@@ -60,13 +65,29 @@ public final class Replication extends SchemaPair {
 
 	private final PipelineSettings settings;
 
-	private final DataSource sourcePool;
+	/** Another pool than the source server's for the pipeline to read the source with, or null. */
+	private final DataSource readerPool;
 
-	private Replication(TestDatabase database, String name, PipelineSettings settings, DataSource sourcePool) {
+	private Replication(TestDatabase database, String name) {
 		super(database, name);
 		this.name = name;
-		this.settings = (settings != null) ? settings : defaults(database, source(), target());
-		this.sourcePool = sourcePool;
+		this.settings = defaults(database.server(), source(), target());
+		this.readerPool = null;
+	}
+
+	private Replication(TestDatabase database, String name, TestDatabaseServer sourceServer) {
+		super(database, name, sourceServer);
+		this.name = name;
+		this.settings = defaults(sourceServer, source(), target());
+		this.readerPool = null;
+	}
+
+	private Replication(Replication other, TestDatabaseServer sourceServer, PipelineSettings settings,
+			DataSource readerPool) {
+		super(other, sourceServer);
+		this.name = other.name;
+		this.settings = settings;
+		this.readerPool = readerPool;
 	}
 
 	/**
@@ -74,13 +95,22 @@ public final class Replication extends SchemaPair {
 	 * created empty the first time the test class names them.
 	 */
 	public static Replication of(TestDatabase database, String name) {
-		return new Replication(database, name, null, null);
+		return new Replication(database, name);
 	}
 
-	private static PipelineSettings defaults(TestDatabase database, String source, String target) {
-		SourceSettings server = new SourceSettings(database.server().host(), database.server().port(),
-				database.server().username(), database.server().password(),
-				10_000 + ThreadLocalRandom.current().nextInt(1_000_000), Duration.ofSeconds(10), Duration.ofSeconds(1));
+	/**
+	 * Replicates table {@code t} from the schema {@code <name>_src} on {@code sourceServer}, a server
+	 * the test started for itself and may stop, kill or fail over, where it is created empty, to
+	 * {@code <name>_dst} on the shared server.
+	 */
+	public static Replication of(TestDatabase database, String name, TestDatabaseServer sourceServer) {
+		return new Replication(database, name, sourceServer);
+	}
+
+	private static PipelineSettings defaults(TestDatabaseServer sourceServer, String source, String target) {
+		SourceSettings server = new SourceSettings(sourceServer.host(), sourceServer.port(), sourceServer.username(),
+				sourceServer.password(), 10_000 + ThreadLocalRandom.current().nextInt(1_000_000), Duration.ofSeconds(10),
+				Duration.ofSeconds(1));
 		return PipelineSettings
 			.of(server, List.of(new TableMapping(new TableId(source, "t"), new TableId(target, "t"))),
 					new TableId(target, "tributary_checkpoint"))
@@ -94,12 +124,22 @@ public final class Replication extends SchemaPair {
 
 	/** Replicates with settings changed, for example {@code withSettings((s) -> s.withChunkRows(1_000))}. */
 	public Replication withSettings(UnaryOperator<PipelineSettings> change) {
-		return new Replication(database(), this.name, change.apply(this.settings), this.sourcePool);
+		return new Replication(this, sourceServer(), change.apply(this.settings), this.readerPool);
 	}
 
 	/** Reads the source through another pool, for example one that logs in as another account. */
 	public Replication withSourcePool(DataSource pool) {
-		return new Replication(database(), this.name, this.settings, pool);
+		return new Replication(this, sourceServer(), this.settings, pool);
+	}
+
+	/**
+	 * Replicates the same schemas from another server that holds the source schema already, such as
+	 * a promoted replica: the pipeline's host and port change, everything else stays, as when an
+	 * application's configuration is pointed at the new primary. Nothing is created.
+	 */
+	public Replication withSourceServer(TestDatabaseServer server) {
+		SourceSettings moved = this.settings.source().withAddress(server.host(), server.port());
+		return new Replication(this, server, this.settings.withSource(moved), null);
 	}
 
 	/** The settings a started pipeline gets. */
@@ -128,10 +168,13 @@ public final class Replication extends SchemaPair {
 
 	/**
 	 * Starts a pipeline that writes through {@code target}, as another instance of the application
-	 * with a pool of its own would, after {@code beforeStart} has seen it.
+	 * with a pool of its own would, after {@code beforeStart} has seen it. A source on the shared
+	 * server is read through {@code target} too, so that each instance reads through its own pool.
 	 */
 	public RunningPipeline start(DataSource target, Consumer<Pipeline> beforeStart) {
-		Pipeline pipeline = new Pipeline(this.settings, (this.sourcePool != null) ? this.sourcePool : target, target);
+		DataSource reader = (this.readerPool != null) ? this.readerPool
+				: (sourceServer() == database().server()) ? target : sourcePool();
+		Pipeline pipeline = new Pipeline(this.settings, reader, target);
 		beforeStart.accept(pipeline);
 		pipeline.start();
 		return new RunningPipeline(this, pipeline);

@@ -27,6 +27,21 @@ class PositionTest {
 	}
 
 	@Test
+	void namesTheServerWhoseBinaryLogItPointsInto() {
+		Position position = Position.of("mysql-bin.000003", 157, "0-7-42", 7);
+		assertThat(position).hasToString("mysql-bin.000003:157#7|0-7-42");
+		Position parsed = Position.parse(position.toString());
+		assertThat(parsed.serverId()).isEqualTo(7);
+		assertThat(parsed.gtids()).isEqualTo("0-7-42");
+		assertThat(parsed.offset()).isEqualTo(157);
+		assertThat(Position.parse("a:b:12#3").file()).isEqualTo("a:b");
+		assertThat(Position.parse("mysql-bin.000003:157").serverId()).as("unknown").isZero();
+		assertThat(Position.of("f.000001", 4).onServer(3)).isEqualTo(Position.of("f.000001", 4))
+			.hasToString("f.000001:4#3");
+		assertThatIllegalArgumentException().isThrownBy(() -> Position.parse("f.000001:4#x"));
+	}
+
+	@Test
 	void ordersByFileSequenceThenOffset() {
 		assertThat(Position.of("b.000009", 900)).isLessThan(Position.of("b.000010", 4));
 		assertThat(Position.of("b.000010", 4)).isLessThan(Position.of("b.000010", 5));

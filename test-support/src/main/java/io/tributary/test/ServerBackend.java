@@ -59,4 +59,33 @@ interface ServerBackend {
 
     /** Stops the server and deletes its files if this backend owns them; never throws. */
     void stop();
+
+    /**
+     * Stops the server process, and only it: port, data directory and files stay, so
+     * {@link #startProcess()} starts the same server again. Returns once the process has ended.
+     *
+     * @param kill SIGKILL rather than a clean shutdown
+     */
+    default void stopProcess(boolean kill) throws Exception {
+        throw new UnsupportedOperationException(this + " cannot be stopped and started by a test");
+    }
+
+    /** Starts the server process again after {@link #stopProcess(boolean)}; returns once it accepts connections. */
+    default void startProcess() throws Exception {
+        throw new UnsupportedOperationException(this + " cannot be stopped and started by a test");
+    }
+
+    /**
+     * SQL run as the test account on a new server of this kind to make it a replica of
+     * {@code primary} and start replicating: by GTID where {@link #gtids()}, else from the primary's
+     * first binlog file.
+     */
+    default String[] replicaStatements(ServerBackend primary) {
+        throw new UnsupportedOperationException(this + " cannot be made a replica by a test");
+    }
+
+    /** Whether the server writes GTIDs: always on MariaDB, where {@code gtid_mode} is ON on MySQL. */
+    default boolean gtids() {
+        return true;
+    }
 }

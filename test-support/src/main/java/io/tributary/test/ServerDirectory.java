@@ -67,13 +67,20 @@ public final class ServerDirectory implements AutoCloseable {
     /**
      * Has a watchdog stop the server and delete this directory if this JVM dies before
      * {@link #close()}. The server's command line must carry a {@code --datadir=} inside this
-     * directory. Does nothing where there is no {@code /proc} to check process command lines.
+     * directory. Does nothing where there is no {@code /proc} to check process command lines. A
+     * server started again in this directory is guarded again; the watchdog of its earlier process
+     * is released.
      *
      * @param server the running server process
      */
     public void guard(ProcessHandle server) {
         if (!StaleServers.SUPPORTED) {
             return;
+        }
+        ServerWatchdog earlier = watchdog;
+        watchdog = null;
+        if (earlier != null) {
+            earlier.release();
         }
         String dataDir = server.info().arguments().stream().flatMap(Arrays::stream)
                 .filter((argument) -> argument.startsWith(DATADIR_OPTION)).findFirst().orElse(null);

@@ -14,6 +14,7 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 
 import javax.sql.DataSource;
@@ -62,9 +63,15 @@ import org.slf4j.LoggerFactory;
  * <p>If the server fails to start, every later call of {@link #shared()} in the same JVM fails
  * immediately with the original error as the cause.
  *
+ * <p>A test that stops, kills or fails over a source starts servers of its own instead of touching
+ * the shared one: {@link #startDedicated()} starts another embedded server of the selected flavour
+ * (with its own port, directory and server id, set up as above), {@link #startReplica()} a replica
+ * of one, and {@link #stopServer()}, {@link #killServer()} and {@link #startServer()} stop and start
+ * such a server on the same port and data directory. The test closes what it started.
+ *
  * <p>This class is thread-safe.
  */
-public final class TestDatabaseServer {
+public final class TestDatabaseServer implements AutoCloseable {
 
     /** Environment variable naming an external server to use instead of an embedded one. */
     public static final String JDBC_URL_ENV = "TRIBUTARY_TEST_JDBC_URL";
@@ -90,15 +97,26 @@ public final class TestDatabaseServer {
     private static TestDatabaseServer instance;
     private static RuntimeException startFailure;
 
+    /** Server ids of dedicated servers; the shared server has 1. */
+    private static final AtomicLong NEXT_SERVER_ID = new AtomicLong(2);
+
     private final ServerBackend backend;
+    /** The server this one replicates from, or null. */
+    private final TestDatabaseServer primary;
     private final Map<String, HikariDataSource> pools = new ConcurrentHashMap<>();
     private final Object stopLock = new Object();
     private volatile boolean stopped;
     private String flavor;
     private Duration startupTime;
+    private Thread shutdownHook;
 
     private TestDatabaseServer(ServerBackend backend) {
+        this(backend, null);
+    }
+
+    private TestDatabaseServer(ServerBackend backend, TestDatabaseServer primary) {
         this.backend = backend;
+        this.primary = primary;
     }
 
     /**
@@ -181,9 +199,160 @@ public final class TestDatabaseServer {
         return new ContainerMySql(lane, image);
     }
 
+    /**
+     * Starts another embedded server of the selected flavour, with GTIDs, for the caller alone; see
+     * {@link #startDedicated(boolean)}.
+     */
+    public static TestDatabaseServer startDedicated() {
+        return startDedicated(true);
+    }
+
+    /**
+     * Starts another embedded server of the flavour {@value #FLAVOR_PROPERTY} selects, for the
+     * caller alone: on a free port, in a directory of its own, with the next free server id and
+     * otherwise the settings of the shared server, replicated transactions included in its binary
+     * log. Close it when done; the JVM's exit stops it otherwise.
+     *
+     * @param gtids whether MySQL runs with {@code gtid_mode=ON}; MariaDB always writes GTIDs, so
+     *     false is refused there
+     * @throws org.opentest4j.TestAbortedException where the selected server is not embedded
+     */
+    public static TestDatabaseServer startDedicated(boolean gtids) {
+        TestDatabaseServer server = new TestDatabaseServer(embeddedBackend(gtids));
+        server.start();
+        return server;
+    }
+
+    private static ServerBackend embeddedBackend(boolean gtids) {
+        if (!embeddedSelected()) {
+            throw new org.opentest4j.TestAbortedException("Only an embedded server can be started, stopped and failed "
+                    + "over by a test; " + FLAVOR_PROPERTY + "=" + selectedFlavor() + " and " + JDBC_URL_ENV
+                    + " select another");
+        }
+        long serverId = NEXT_SERVER_ID.getAndIncrement();
+        if (!"mysql".equals(selectedFlavor())) {
+            if (!gtids) {
+                throw new IllegalArgumentException("MariaDB writes GTIDs whatever its settings");
+            }
+            return new EmbeddedMariaDb(serverId);
+        }
+        return new EmbeddedMySql(serverId, gtids);
+    }
+
+    /**
+     * Starts a dedicated server of this server's flavour and GTID setting as its replica: it
+     * replicates everything this server wrote since it started (by GTID where it has GTIDs:
+     * {@code MASTER_USE_GTID=slave_pos} on MariaDB, {@code SOURCE_AUTO_POSITION=1} on MySQL; else
+     * by file and offset) and writes what it applies to its own binary log, so it can be promoted.
+     * Its own accounts are created out of its binary log, so that log holds only what it
+     * replicated and, once promoted, what is written to it.
+     */
+    public TestDatabaseServer startReplica() {
+        if (!(backend instanceof EmbeddedMariaDb || backend instanceof EmbeddedMySql)) {
+            throw new UnsupportedOperationException("only an embedded server gets a replica: " + this);
+        }
+        TestDatabaseServer replica = new TestDatabaseServer(embeddedBackend(backend.gtids()), this);
+        replica.start();
+        replica.execute(null, replica.backend.replicaStatements(backend));
+        return replica;
+    }
+
+    /**
+     * Waits until this replica has applied everything its primary had written when called.
+     *
+     * @throws AssertionError naming the replica's threads and last errors if it has not within {@code timeout}
+     */
+    public void awaitReplicaCaughtUp(Duration timeout) throws SQLException {
+        if (primary == null) {
+            throw new IllegalStateException(this + " is not a replica");
+        }
+        ReplicaProgress.awaitCaughtUp(primary.dataSource(null), dataSource(null), isMariaDb(), backend.gtids(), timeout);
+    }
+
+    /** Whether the server writes GTIDs: MariaDB always, MySQL where {@code gtid_mode} is ON. */
+    public boolean gtids() {
+        return backend.gtids();
+    }
+
+    /**
+     * Shuts the server down cleanly and waits until its process has ended. Port, data directory and
+     * connection pools stay; connections fail until {@link #startServer()}.
+     */
+    public void stopServer() {
+        stopProcess(false);
+    }
+
+    /** Kills the server's process with SIGKILL, as a crash would end it, and waits until it has ended. */
+    public void killServer() {
+        stopProcess(true);
+    }
+
+    private void stopProcess(boolean kill) {
+        try {
+            backend.stopProcess(kill);
+            evictPooledConnections();
+            LOG.info("Test database server {} {}", this, kill ? "killed" : "stopped");
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot stop " + this + ": " + messages(e), e);
+        }
+    }
+
+    /**
+     * Starts the server again after {@link #stopServer()} or {@link #killServer()}, on the same
+     * port and data directory, and returns once it accepts connections. A replica's threads stay
+     * stopped.
+     */
+    public void startServer() {
+        long started = System.nanoTime();
+        try {
+            backend.startProcess();
+            evictPooledConnections();
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot start " + this + " again: " + messages(e), e);
+        }
+        LOG.info("Test database server {} started again after {} ms", this,
+                Duration.ofNanos(System.nanoTime() - started).toMillis());
+    }
+
+    /**
+     * Closes the pools' connections to the stopped server: Hikari hands out a connection returned
+     * less than half a second ago without testing it, which would fail once.
+     */
+    private void evictPooledConnections() {
+        for (HikariDataSource pool : pools.values()) {
+            if (pool.getHikariPoolMXBean() != null) {
+                pool.getHikariPoolMXBean().softEvictConnections();
+            }
+        }
+    }
+
+    /**
+     * Stops a server that {@link #startDedicated()} or {@link #startReplica()} started and deletes
+     * its files.
+     *
+     * @throws IllegalStateException on the shared server, which stops when the JVM exits
+     */
+    @Override
+    public void close() {
+        if (this == instance) {
+            throw new IllegalStateException("the shared test database server stops when the JVM exits");
+        }
+        stop();
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException ignored) {
+            // the JVM is already shutting down
+        }
+    }
+
     private void start() {
         Thread hook = new Thread(this::stop, "tributary-test-database-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
+        shutdownHook = hook;
         long started = System.nanoTime();
         try {
             backend.start();
@@ -238,6 +407,10 @@ public final class TestDatabaseServer {
         credentials.setProperty("socketTimeout", "120000");
         try (Connection connection = DriverManager.getConnection(jdbcUrl(null), credentials);
                 Statement statement = connection.createStatement()) {
+            if (primary != null) {
+                // A replica's binary log holds only what it replicates, as a promoted server's would.
+                statement.execute("SET SESSION sql_log_bin = 0");
+            }
             for (String sql : statements) {
                 statement.execute(sql);
             }

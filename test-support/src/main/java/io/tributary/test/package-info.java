@@ -2,7 +2,8 @@
  * Test support for Tributary: a real MySQL or MariaDB server for integration tests, a JUnit 5
  * extension that hands each test class its own schemas, an exact row-by-row table comparison, a
  * concurrent write workload, and the database side of a replication test's fixture: a source and
- * a target schema ({@link io.tributary.test.SchemaPair}), generated inserts
+ * a target schema ({@link io.tributary.test.SchemaPair}, the source possibly on a server of the
+ * test's own), generated inserts
  * ({@link io.tributary.test.InsertStatements}) and waits with a deadline
  * ({@link io.tributary.test.Await}). The pipeline side of that fixture lives in the core module's
  * tests, since this module cannot depend on the core.
@@ -10,10 +11,15 @@
  * <p>Invariants this package guards:
  *
  * <ul>
- *   <li>At most one database server runs per JVM ({@link io.tributary.test.TestDatabaseServer#shared()}).
+ *   <li>At most one shared database server runs per JVM ({@link io.tributary.test.TestDatabaseServer#shared()}).
  *       It is started on first use, listens on {@code 127.0.0.1} only, writes a row-based binary log
  *       with full row images (and, on MySQL, GTIDs), and is stopped with all its temporary files
- *       when the JVM exits. If the environment variable {@code TRIBUTARY_TEST_JDBC_URL} names an
+ *       when the JVM exits. Tests that stop, kill or fail over a source start embedded servers of
+ *       their own ({@link io.tributary.test.TestDatabaseServer#startDedicated()},
+ *       {@link io.tributary.test.TestDatabaseServer#startReplica()}), with the same settings, a
+ *       server id of their own, and replicated transactions in their binary log; such a server is
+ *       started again on the same port and data directory, and closed by the test or, failing
+ *       that, when the JVM exits. The shared server is never stopped by a test. If the environment variable {@code TRIBUTARY_TEST_JDBC_URL} names an
  *       external server, nothing is started or stopped. A MySQL 8.4 or 9.x container
  *       ({@code tributary.test.db=mysql84|mysql9}, Maven profile {@code mysql-latest}) gets the
  *       same settings and accounts, is published on {@code 127.0.0.1} when the Docker engine is

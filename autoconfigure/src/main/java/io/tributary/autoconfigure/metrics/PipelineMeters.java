@@ -29,8 +29,8 @@ final class PipelineMeters {
 		meters.counter("cdc.source.reconnects", "Times the binlog connection was made again after it dropped or failed",
 				(current) -> current.source().reconnects());
 		meters.flag("cdc.source.gtid",
-				"Whether the reader follows the source by GTID (MySQL auto-positioning) rather than by binlog file "
-						+ "and offset",
+				"Whether the reader follows the source by GTID (MySQL auto-positioning, MariaDB GTID list) rather "
+						+ "than by binlog file and offset",
 				PipelineStatus::positionsByGtid);
 		meters.counter("cdc.binlog.events", "Binlog events read, of every kind, heartbeats included",
 				(current) -> current.source().eventsRead());

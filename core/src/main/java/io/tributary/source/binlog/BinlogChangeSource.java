@@ -76,7 +76,7 @@ public final class BinlogChangeSource implements AutoCloseable {
 		this.settings = settings;
 		this.handler = handler;
 		this.rows = new RowEventDispatch(handler);
-		this.boundaries = new TransactionBoundaries(this.rows, this::abandonConnection);
+		this.boundaries = new TransactionBoundaries(this.rows, this::abandonConnection, settings.gtidPositioning());
 		this.rows.readingAt(this.boundaries::delivered);
 	}
 
@@ -218,8 +218,8 @@ public final class BinlogChangeSource implements AutoCloseable {
 	}
 
 	/**
-	 * Returns whether the reader follows the source by GTID (MySQL auto-positioning) rather than by
-	 * binlog file and offset; false until it has a position.
+	 * Returns whether the reader follows the source by GTID (MySQL auto-positioning, MariaDB GTID
+	 * list) rather than by binlog file and offset; false until it has a position.
 	 */
 	public boolean positionsByGtid() {
 		Position at = this.boundaries.delivered();
@@ -240,7 +240,7 @@ public final class BinlogChangeSource implements AutoCloseable {
 				BinaryLogClient next = newClient(this.boundaries.delivered());
 				this.client = next;
 				next.connect();
-				if (this.running) {
+				if (this.running && !this.poisoned) {
 					this.lastError = "Connection to " + this.settings.host() + ":" + this.settings.port() + " closed";
 				}
 			}
@@ -287,8 +287,7 @@ public final class BinlogChangeSource implements AutoCloseable {
 		next.setBinlogFilename(from.file());
 		next.setBinlogPosition(from.offset());
 		if (this.boundaries.resumesByGtid(from)) {
-			// MySQL auto-positioning: the server sends every transaction not in the set, which
-			// survives a failover to another server of the same topology.
+			// MySQL sends what the set lacks, MariaDB what follows each domain's GTID: both survive a failover.
 			next.setGtidSet(from.gtids());
 		}
 		next.setKeepAlive(false);
@@ -302,9 +301,25 @@ public final class BinlogChangeSource implements AutoCloseable {
 
 			@Override
 			public void onConnect(BinaryLogClient c) {
+				String refusal = BinlogChangeSource.this.boundaries.connectedTo(c.getMasterServerId());
+				if (refusal != null) {
+					logger.error("{}", refusal);
+					abandonConnection(refusal);
+					return;
+				}
 				BinlogChangeSource.this.connected = true;
 				BinlogChangeSource.this.disconnectedSince = null;
-				logger.info("Reading the binlog of {} from {}", BinlogChangeSource.this.settings, from);
+				logger.info("Reading the binlog of {} from {}{}", BinlogChangeSource.this.settings, from,
+						BinlogChangeSource.this.boundaries.resumesByGtid(from) ? " by GTID" : "");
+			}
+
+			@Override
+			public void onCommunicationFailure(BinaryLogClient c, Exception ex) {
+				// Keep the server's own reason, such as a position it cannot serve, past the reconnect.
+				if (!BinlogChangeSource.this.poisoned) {
+					abandonConnection("The binlog stream of " + BinlogChangeSource.this.settings + " failed: "
+							+ ex.getMessage());
+				}
 			}
 
 			@Override

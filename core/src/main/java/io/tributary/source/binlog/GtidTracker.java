@@ -25,9 +25,17 @@ abstract sealed class GtidTracker {
 		return MariadbGtidSet.isMariaGtidSet(gtids) ? new MariaDb(gtids) : new MySql(gtids);
 	}
 
-	/** Whether a reader may resume from these GTIDs by GTID (MySQL auto-positioning). */
+	/**
+	 * Whether a reader may resume from these GTIDs by GTID: MySQL auto-positioning, or a MariaDB
+	 * {@code slave_connect_state} with one GTID per replication domain.
+	 */
 	static boolean resumesByGtid(String gtids) {
-		return gtids != null && !MariadbGtidSet.isMariaGtidSet(gtids) && !isTagged(gtids);
+		return gtids != null && !isTagged(gtids);
+	}
+
+	/** Whether the GTIDs are a MariaDB GTID list ({@code domain-server-sequence}, one per domain). */
+	static boolean isMariaDb(String gtids) {
+		return gtids != null && MariadbGtidSet.isMariaGtidSet(gtids);
 	}
 
 	/**
@@ -51,8 +59,13 @@ abstract sealed class GtidTracker {
 		return false;
 	}
 
-	/** A GTID event announced the next transaction. */
-	abstract void begin(Object gtidEvent);
+	/**
+	 * A GTID event announced the next transaction.
+	 * @param gtidEvent the event's data
+	 * @param serverId the {@code server_id} in the event's header: the server that first wrote the
+	 * transaction, which MariaDB's event data leaves out
+	 */
+	abstract void begin(Object gtidEvent, long serverId);
 
 	/** The announced transaction's commit was read. */
 	abstract void commit();
@@ -71,7 +84,7 @@ abstract sealed class GtidTracker {
 		}
 
 		@Override
-		void begin(Object gtidEvent) {
+		void begin(Object gtidEvent, long serverId) {
 			if (gtidEvent instanceof GtidEventData data) {
 				this.pending = data.getMySqlGtid().toString();
 			}
@@ -111,10 +124,10 @@ abstract sealed class GtidTracker {
 		}
 
 		@Override
-		void begin(Object gtidEvent) {
+		void begin(Object gtidEvent, long serverId) {
 			if (gtidEvent instanceof MariadbGtidEventData data) {
 				this.pendingDomain = data.getDomainId();
-				this.pending = data.getDomainId() + "-" + data.getServerId() + "-" + data.getSequence();
+				this.pending = data.getDomainId() + "-" + serverId + "-" + data.getSequence();
 			}
 		}
 

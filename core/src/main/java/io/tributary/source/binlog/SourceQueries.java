@@ -57,62 +57,6 @@ public final class SourceQueries {
 		return files;
 	}
 
-	/**
-	 * Returns why the source cannot serve a stream starting at a position, or {@code null} when it
-	 * can.
-	 * @param position the position
-	 * @param files the source's binlog files and sizes, oldest first
-	 */
-	public static String unavailable(Position position, LinkedHashMap<String, Long> files) {
-		return unavailable(position, files, null);
-	}
-
-	/**
-	 * Returns why the source cannot serve a stream starting at a position, or {@code null} when it
-	 * can. A position that resumes by GTID is checked against the source's executed and purged
-	 * GTID sets; any other against its binlog files.
-	 * @param position the position
-	 * @param files the source's binlog files and sizes, oldest first
-	 * @param source the source pool, for the GTID checks; {@code null} skips them
-	 */
-	public static String unavailable(Position position, LinkedHashMap<String, Long> files, DataSource source) {
-		if (source != null && GtidTracker.resumesByGtid(position.gtids())) {
-			try (Connection connection = source.getConnection();
-					PreparedStatement statement = connection.prepareStatement(
-							"SELECT GTID_SUBSET(?, @@GLOBAL.gtid_executed), GTID_SUBSET(@@GLOBAL.gtid_purged, ?), "
-									+ "@@GLOBAL.gtid_purged")) {
-				statement.setString(1, position.gtids());
-				statement.setString(2, position.gtids());
-				try (ResultSet rs = statement.executeQuery()) {
-					rs.next();
-					if (!rs.getBoolean(1)) {
-						return "the source's executed GTID set does not contain the checkpoint's (" + position.gtids()
-								+ "): the source was reset, replaced, or its history diverged";
-					}
-					if (!rs.getBoolean(2)) {
-						return "the source has purged transactions the checkpoint has not seen (gtid_purged is "
-								+ rs.getString(3) + ")";
-					}
-					return null;
-				}
-			}
-			catch (SQLException ex) {
-				return "its GTID set could not be checked against the source: " + ex.getMessage();
-			}
-		}
-		Long size = files.get(position.file());
-		String oldest = files.isEmpty() ? "none" : files.keySet().iterator().next();
-		if (size == null) {
-			return "the source no longer has binlog file " + position.file() + " (its oldest is " + oldest
-					+ "): it was purged, or the source was reset or replaced";
-		}
-		if (position.offset() > size) {
-			return "binlog file " + position.file() + " on the source is only " + size + " bytes long, shorter than "
-					+ "the checkpoint's offset " + position.offset() + ": the source was reset or replaced";
-		}
-		return null;
-	}
-
 	static Position head(Connection connection) throws SQLException {
 		return head(connection, true);
 	}

@@ -19,7 +19,9 @@ import io.tributary.source.Position;
  * COMMIT), after a statement outside any transaction (DDL), at a ROTATE read between
  * transactions, and to a heartbeat's position read between transactions. Row events and schema
  * statements go to the {@link RowEventDispatch} in stream order. Events are handled on the reader
- * thread only; the delivered position is read from any thread.
+ * thread only; the delivered position is read from any thread. Positions it makes name the
+ * {@code server_id} of the server the connection reads, so a later resume by file and offset can
+ * tell whether it is on the same server.
  */
 final class TransactionBoundaries {
 
@@ -37,6 +39,12 @@ final class TransactionBoundaries {
 
 	/** Set once a tagged GTID was met: positions are file and offset only from then on. */
 	private volatile boolean gtidsAbandoned;
+
+	/** Whether a position with GTIDs is resumed by them; false follows file and offset only. */
+	private final boolean gtidPositioning;
+
+	/** {@code server_id} of the server the current connection reads, or 0 when unknown. */
+	private long serverId;
 
 	// Reader-thread state of the connection in progress.
 	private String currentFile;
@@ -57,8 +65,13 @@ final class TransactionBoundaries {
 	private GtidTracker gtids;
 
 	TransactionBoundaries(RowEventDispatch rows, Consumer<String> abandon) {
+		this(rows, abandon, true);
+	}
+
+	TransactionBoundaries(RowEventDispatch rows, Consumer<String> abandon, boolean gtidPositioning) {
 		this.rows = rows;
 		this.abandon = abandon;
+		this.gtidPositioning = gtidPositioning;
 	}
 
 	/** Sets where reading starts, before the first connection. */
@@ -85,7 +98,7 @@ final class TransactionBoundaries {
 
 	/** Whether a connection starting at {@code from} should ask the server to position it by GTID. */
 	boolean resumesByGtid(Position from) {
-		return GtidTracker.resumesByGtid(from.gtids()) && !this.gtidsAbandoned;
+		return this.gtidPositioning && GtidTracker.resumesByGtid(from.gtids()) && !this.gtidsAbandoned;
 	}
 
 	/** Forgets the state of the previous connection; the next one starts at {@code from}. */
@@ -97,6 +110,26 @@ final class TransactionBoundaries {
 		this.inXaTransaction = false;
 		this.announced = false;
 		this.gtids = this.gtidsAbandoned ? null : GtidTracker.startingAt(from.gtids());
+		this.serverId = 0;
+	}
+
+	/**
+	 * The connection is up, to the server with this {@code server_id}.
+	 * @return why reading must not go on, or {@code null}: a connection positioned by file and
+	 * offset that reached another server than the one whose binary log the position points into
+	 * would read from an arbitrary place, as after a failover behind an unchanged host name
+	 */
+	String connectedTo(long id) {
+		this.serverId = id;
+		Position from = this.delivered;
+		if (this.byGtid || id == 0 || from.serverId() == 0 || from.serverId() == id) {
+			return null;
+		}
+		return "The source is now the server with server_id " + id + ", but the reader is at " + from
+				+ " in the binary log of server_id " + from.serverId() + "; a binlog file and offset mean "
+				+ "nothing on another server, so reading stops here. Restart Tributary: tables whose checkpoint "
+				+ "has no GTIDs to resume by are then refused, or snapshotted again with "
+				+ "cdc.checkpoint.invalid-behavior=restart (see docs/operations.md, source failover)";
 	}
 
 	void handle(EventHeaderV4 header, EventData data) {
@@ -112,7 +145,7 @@ final class TransactionBoundaries {
 				this.positioned = true;
 				if (!this.inTransaction) {
 					this.delivered = Position.of(rotate.getBinlogFilename(), rotate.getBinlogPosition(),
-							(this.gtids != null) ? this.gtids.current() : null);
+							(this.gtids != null) ? this.gtids.current() : null, this.serverId);
 				}
 			}
 			case HEARTBEAT -> {
@@ -124,13 +157,14 @@ final class TransactionBoundaries {
 				this.announced = true;
 				this.inTransaction = (((MariadbGtidEventData) data).getFlags() & 1) == 0;
 				if (this.gtids != null) {
-					this.gtids.begin(data);
+					// The event itself names domain and sequence number; the server id is in its header.
+					this.gtids.begin(data, header.getServerId());
 				}
 			}
 			case GTID -> {
 				this.announced = true;
 				if (this.gtids != null) {
-					this.gtids.begin(data);
+					this.gtids.begin(data, header.getServerId());
 				}
 			}
 			case ANONYMOUS_GTID -> this.announced = true;
@@ -163,7 +197,7 @@ final class TransactionBoundaries {
 				|| !file.equals(this.currentFile)) {
 			return;
 		}
-		Position at = Position.of(file, offset, this.delivered.gtids());
+		Position at = Position.of(file, offset, this.delivered.gtids(), this.serverId);
 		if (at.compareTo(this.delivered) > 0) {
 			this.delivered = at;
 		}
@@ -198,7 +232,7 @@ final class TransactionBoundaries {
 			this.gtids.commit();
 			executed = this.gtids.current();
 		}
-		this.delivered = Position.of(this.currentFile, header.getNextPosition(), executed);
+		this.delivered = Position.of(this.currentFile, header.getNextPosition(), executed, this.serverId);
 	}
 
 	private void onUnknownEvent(TypedHeaderDeserializer.Header header) {
@@ -234,7 +268,7 @@ final class TransactionBoundaries {
 		if (!this.located || this.inTransaction || this.announced) {
 			return;
 		}
-		Position start = Position.of(this.currentFile, header.getPosition());
+		Position start = Position.of(this.currentFile, header.getPosition(), null, this.serverId);
 		if (start.compareTo(this.delivered) >= 0) {
 			this.delivered = start;
 		}

@@ -22,5 +22,13 @@
  * privileges of the account and its active roles) and {@code TableCheck} (each table exists, is
  * readable, is not a view and has a key). Every problem is reported with its fix; a server-wide
  * problem stops replication, a table problem refuses that table only.
+ *
+ * <p>Resuming: a position with GTIDs is resumed by them (MySQL auto-positioning, MariaDB
+ * {@code slave_connect_state}) unless GTID positioning is turned off, which finds the same place on
+ * any server of the replication topology. A file and offset are valid on one server only: every
+ * position the reader makes names the {@code server_id} of the server it reads, {@link ResumeCheck}
+ * refuses at start a position the source cannot serve (GTIDs it never executed or purged past, a
+ * file it no longer has, another server's file and offset), and a connection by file and offset
+ * that reaches another server reads nothing.
  */
 package io.tributary.source.binlog;

@@ -14,7 +14,7 @@ class GtidTrackerTest {
 	@Test
 	void addsAMySqlTransactionWhenItsCommitIsRead() {
 		GtidTracker tracker = GtidTracker.startingAt(UUID + ":1-5");
-		tracker.begin(new GtidEventData(MySqlGtid.fromString(UUID + ":6"), (byte) 0, 0, 0, 0, 0, 0, 0, 0));
+		tracker.begin(new GtidEventData(MySqlGtid.fromString(UUID + ":6"), (byte) 0, 0, 0, 0, 0, 0, 0, 0), 9);
 		assertThat(tracker.current()).isEqualTo(UUID + ":1-5");
 		tracker.commit();
 		assertThat(tracker.current()).isEqualTo(UUID + ":1-6");
@@ -22,16 +22,18 @@ class GtidTrackerTest {
 	}
 
 	@Test
-	void keepsTheLatestMariaDbGtidPerDomain() {
+	void keepsTheLatestMariaDbGtidPerDomainWithTheServerIdOfItsHeader() {
 		GtidTracker tracker = GtidTracker.startingAt("0-1-10,2-5-3");
+		// As decoded from a binlog: domain and sequence number only; the server id is in the event header.
 		MariadbGtidEventData gtid = new MariadbGtidEventData();
 		gtid.setDomainId(0);
-		gtid.setServerId(1);
 		gtid.setSequence(11);
-		tracker.begin(gtid);
+		tracker.begin(gtid, 2);
 		tracker.commit();
-		assertThat(tracker.current()).isEqualTo("0-1-11,2-5-3");
-		assertThat(GtidTracker.resumesByGtid(tracker.current())).isFalse();
+		assertThat(tracker.current()).isEqualTo("0-2-11,2-5-3");
+		assertThat(GtidTracker.resumesByGtid(tracker.current())).isTrue();
+		assertThat(GtidTracker.isMariaDb(tracker.current())).isTrue();
+		assertThat(GtidTracker.isMariaDb(UUID + ":1-5")).isFalse();
 		assertThat(GtidTracker.startingAt(null)).isNull();
 	}
 

@@ -8,6 +8,7 @@ import com.github.shyiko.mysql.binlog.event.EventData;
 import com.github.shyiko.mysql.binlog.event.EventHeaderV4;
 import com.github.shyiko.mysql.binlog.event.EventType;
 import com.github.shyiko.mysql.binlog.event.GtidEventData;
+import com.github.shyiko.mysql.binlog.event.MariadbGtidEventData;
 import com.github.shyiko.mysql.binlog.event.MySqlGtid;
 import com.github.shyiko.mysql.binlog.event.QueryEventData;
 import com.github.shyiko.mysql.binlog.event.RotateEventData;
@@ -106,6 +107,44 @@ class TransactionBoundariesTest {
 			.hasToString(FILE + ":2400");
 		assertThat(this.boundaries.resumesByGtid(this.boundaries.delivered())).isFalse();
 		assertThat(this.abandoned).isEmpty();
+	}
+
+	@Test
+	void mariaDbGtidsNameTheServerOfTheEventHeaderAndPositionsTheServerRead() {
+		Position from = Position.of(FILE, 2_000, "0-1-10", 1);
+		this.boundaries.startAt(from);
+		assertThat(this.boundaries.resumesByGtid(from)).as("MariaDB GTIDs").isTrue();
+		this.boundaries.connecting(from);
+		assertThat(this.boundaries.connectedTo(2)).as("by GTID, any server of the topology will do").isNull();
+		rotate(FILE, 4);
+		MariadbGtidEventData gtid = new MariadbGtidEventData();
+		gtid.setDomainId(0);
+		gtid.setSequence(11);
+		EventHeaderV4 header = new EventHeaderV4();
+		header.setEventType(EventType.MARIADB_GTID);
+		header.setServerId(2);
+		header.setNextPosition(2_100);
+		this.boundaries.handle(header, gtid);
+		event(EventType.XID, 2_300, null);
+		assertThat(this.boundaries.delivered()).hasToString(FILE + ":2300#2|0-2-11");
+	}
+
+	@Test
+	void aConnectionByFileAndOffsetToAnotherServerIsRefused() {
+		TransactionBoundaries byFile = new TransactionBoundaries(new RowEventDispatch(new IgnoringHandler()),
+				this.abandoned::add, false);
+		Position from = Position.of(FILE, 2_000, UUID + ":1-10", 1);
+		byFile.startAt(from);
+		assertThat(byFile.resumesByGtid(from)).as("GTID positioning off").isFalse();
+		byFile.connecting(from);
+		assertThat(byFile.connectedTo(2)).contains("server_id 2").contains("server_id 1")
+			.contains("cdc.checkpoint.invalid-behavior=restart");
+		byFile.connecting(from);
+		assertThat(byFile.connectedTo(1)).as("the same server").isNull();
+		Position written = Position.of(FILE, 2_000);
+		byFile.startAt(written);
+		byFile.connecting(written);
+		assertThat(byFile.connectedTo(2)).as("a position that names no server").isNull();
 	}
 
 	private void connectByGtid(String gtids) {
