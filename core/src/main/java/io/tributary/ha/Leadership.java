@@ -161,6 +161,10 @@ public final class Leadership {
 	 * the standbys, which have been polling all along, take over first.
 	 */
 	public void standBack() {
+		// It no longer leads, and who does is unknown until it looks again.
+		if (Objects.equals(this.leaderSeen, this.instance)) {
+			this.leaderSeen = null;
+		}
 		awaitPoll(this.settings.pollInterval().multipliedBy(2));
 	}
 
