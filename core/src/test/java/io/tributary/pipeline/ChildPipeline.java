@@ -140,16 +140,13 @@ final class ChildPipeline implements AutoCloseable {
 
 	/**
 	 * Kills the child with SIGKILL as soon as it prints a status line that meets {@code trigger},
-	 * {@code delayNanos} after reading it; the check runs on the thread that reads the child's output,
-	 * so no poll interval comes in between.
+	 * {@code delayNanos} after reading it. The trigger sees every line from the next one on, one at a
+	 * time on the thread that reads the child's output, so it may keep state, and no poll interval
+	 * comes between the line and the kill.
 	 */
 	void killWhen(Predicate<ChildStatus> trigger, long delayNanos) {
 		this.killDelayNanos = delayNanos;
 		this.killTrigger = trigger;
-		ChildStatus now = this.status;
-		if (now != null && trigger.test(now)) {
-			fire(now);
-		}
 	}
 
 	/**
@@ -189,6 +186,16 @@ final class ChildPipeline implements AutoCloseable {
 		if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
 			throw new IllegalStateException("kill " + signal + " " + this.process.pid() + " failed");
 		}
+	}
+
+	/** Closes the child's standard input, as the death of this JVM would: the child ends at once. */
+	void endInput() {
+		this.commands.close();
+	}
+
+	/** The exit value of the ended child. */
+	int exitValue() {
+		return this.process.exitValue();
 	}
 
 	/** Asks the child to run a checksum pass of a table; returns once it has accepted or refused. */
@@ -243,10 +250,7 @@ final class ChildPipeline implements AutoCloseable {
 		}
 	}
 
-	private synchronized void fire(ChildStatus now) {
-		if (this.triggeredBy != null) {
-			return;
-		}
+	private void fire(ChildStatus now) {
 		this.triggeredBy = now;
 		long delay = this.killDelayNanos;
 		if (delay > 0) {

@@ -6,6 +6,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 import io.tributary.checksum.ChecksumSettings;
 import io.tributary.copy.CopySizing;
@@ -175,14 +176,15 @@ final class CrashTrial {
 					child.killWhen((s) -> s.table("orders").flushesOk() >= flushes, delay);
 				}
 				case FLUSH -> {
-					streaming(child);
+					long eventsBefore = streaming(child).table("orders").rowEvents();
 					int modulus = 2 + this.random.nextInt(3);
+					int write = 1 + this.random.nextInt(3);
+					long delay = this.random.nextLong(TimeUnit.MILLISECONDS.toNanos(1));
+					this.moment = "flush write " + write + " once a bulk update of 1/" + modulus + " is read, then "
+							+ delay / 1000 + " us";
+					child.killWhen(new BulkFlush(eventsBefore + ROWS / modulus / 4, write), delay);
 					this.replication.onSource("UPDATE orders SET amount = amount + 1, status = 'BULK' WHERE id % "
 							+ modulus + " = " + this.random.nextInt(modulus));
-					long writes = child.status().flushWrites() + 1 + this.random.nextInt(6);
-					long delay = this.random.nextLong(TimeUnit.MILLISECONDS.toNanos(3));
-					this.moment = "flush writes >= " + writes + " (bulk 1/" + modulus + "), then " + delay / 1000 + " us";
-					child.killWhen((s) -> s.flushWrites() >= writes, delay);
 				}
 				case REPAIR -> {
 					streaming(child);
@@ -196,6 +198,34 @@ final class CrashTrial {
 			}
 			return child.awaitKilled(WAIT);
 		}
+	}
+
+	/**
+	 * Fires at the {@code write}-th flush write counted from the line that shows a bulk update being
+	 * read, so the kill lands in the large drains that apply it rather than in the workload's small
+	 * ones; a drain may already be under way on that line, and its writes count from there.
+	 */
+	private static final class BulkFlush implements Predicate<ChildStatus> {
+
+		private final long events;
+
+		private final int write;
+
+		private long writesWhenRead = -1;
+
+		BulkFlush(long events, int write) {
+			this.events = events;
+			this.write = write;
+		}
+
+		@Override
+		public boolean test(ChildStatus status) {
+			if (this.writesWhenRead < 0 && status.table("orders").rowEvents() >= this.events) {
+				this.writesWhenRead = status.flushWrites() - (status.flushing() ? 1 : 0);
+			}
+			return this.writesWhenRead >= 0 && status.flushWrites() >= this.writesWhenRead + this.write;
+		}
+
 	}
 
 	private ChildStatus streaming(ChildPipeline child) throws Exception {
