@@ -151,7 +151,7 @@ final class CrashTrial {
 	private ChildStatus killInTargetPhase() throws Exception {
 		if (this.target == Target.CATCHING_UP) {
 			this.replication.runUntilCaughtUp(WAIT);
-			this.replication.onSource("UPDATE orders SET amount = amount + 1 WHERE id % 2 = 0",
+			onSource("UPDATE orders SET amount = amount + 1 WHERE id % 2 = 0",
 					"UPDATE orders SET status = 'BACKLOG' WHERE id % 3 = 0",
 					"UPDATE orders SET note = CONCAT('backlog ', id) WHERE id % 5 = 0", "UPDATE hot SET amount = -amount");
 		}
@@ -183,8 +183,8 @@ final class CrashTrial {
 					this.moment = "flush write " + write + " once a bulk update of 1/" + modulus + " is read, then "
 							+ delay / 1000 + " us";
 					child.killWhen(new BulkFlush(eventsBefore + ROWS / modulus / 4, write), delay);
-					this.replication.onSource("UPDATE orders SET amount = amount + 1, status = 'BULK' WHERE id % "
-							+ modulus + " = " + this.random.nextInt(modulus));
+					onSource("UPDATE orders SET amount = amount + 1, status = 'BULK' WHERE id % " + modulus + " = "
+							+ this.random.nextInt(modulus));
 				}
 				case REPAIR -> {
 					streaming(child);
@@ -226,6 +226,28 @@ final class CrashTrial {
 			return this.writesWhenRead >= 0 && status.flushWrites() >= this.writesWhenRead + this.write;
 		}
 
+	}
+
+	/**
+	 * Runs bulk statements on the source, each again when it deadlocks with the workload (which rolled
+	 * it back), as an application would.
+	 */
+	private void onSource(String... statements) {
+		for (String sql : statements) {
+			for (int attempt = 1;; attempt++) {
+				try {
+					this.replication.onSource(sql);
+					break;
+				}
+				catch (IllegalStateException ex) {
+					boolean contended = ex.getCause() instanceof SQLException cause
+							&& (cause.getErrorCode() == 1213 || cause.getErrorCode() == 1205);
+					if (!contended || attempt == 10) {
+						throw ex;
+					}
+				}
+			}
+		}
 	}
 
 	private ChildStatus streaming(ChildPipeline child) throws Exception {

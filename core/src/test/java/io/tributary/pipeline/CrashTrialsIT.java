@@ -102,7 +102,8 @@ class CrashTrialsIT {
 		if (server == null || results.isEmpty()) {
 			return;
 		}
-		StringBuilder md = new StringBuilder("# Crash trials on " + server + "\n\nSeed " + seed + ". Replay a trial with `-Dtributary.crash.replay=PHASE:SEED`.\n\n");
+		StringBuilder md = new StringBuilder("# Crash trials on " + server + "\n\nSeed " + seed
+				+ ". Replay a trial with `-Dtributary.crash.replay=PHASE:SEED`.\n\n");
 		md.append("| phase | trials | hit | failed |\n| --- | ---: | ---: | ---: |\n");
 		Map<Target, int[]> totals = new EnumMap<>(Target.class);
 		for (Result result : results) {
