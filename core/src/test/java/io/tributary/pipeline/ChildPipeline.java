@@ -167,8 +167,16 @@ final class ChildPipeline implements AutoCloseable {
 
 	/** Kills the child with SIGKILL now and waits until it and its output have ended. */
 	void kill() throws InterruptedException {
-		this.process.destroyForcibly();
+		sigkill();
 		awaitExit(Duration.ofMinutes(1));
+	}
+
+	/**
+	 * Sends SIGKILL through the process handle: {@link Process#destroyForcibly()} also closes the
+	 * pipe of the child's output, and the lines it printed last would be lost.
+	 */
+	private void sigkill() {
+		this.process.toHandle().destroyForcibly();
 	}
 
 	/** Stops the child with SIGSTOP: it holds its connections and does nothing until {@link #continueProcess()}. */
@@ -257,7 +265,7 @@ final class ChildPipeline implements AutoCloseable {
 			// The delay picks the moment of the kill within what the trigger saw begin; it waits for nothing.
 			LockSupport.parkNanos(delay);
 		}
-		this.process.destroyForcibly();
+		sigkill();
 	}
 
 	/** Kills the child if it still runs (SIGKILL, by its pid) and ends its watchdog; keeps the log. */
