@@ -1,19 +1,16 @@
 package io.tributary.pipeline;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.tributary.checkpoint.KeyText;
+import io.tributary.copy.CopySizing;
 import io.tributary.test.Await;
 import io.tributary.test.DatabaseExtension;
 import io.tributary.test.TestDatabase;
@@ -32,39 +29,25 @@ class KillMidCopyIT {
 
 	@Test
 	void killedCopyContinuesFromItsCheckpointReadingLittleAgain(TestDatabase db) throws Exception {
-		Replication replication = Replication.of(db, "kill").replicating("orders");
+		Replication replication = Replication.of(db, "kill").replicating("orders")
+			.withSettings((s) -> s.withCopy(new CopySizing(1, 1000, 1000, 1000, Duration.ofMillis(500)))
+				.withFlushInterval(Duration.ofMillis(20))
+				.withCheckpointInterval(Duration.ofMillis(20)));
 		replication.createOrdersTable(ROWS);
-		Path log = Files.createTempFile("kill-mid-copy", ".log");
-		long serverId = 10_000 + ThreadLocalRandom.current().nextInt(1_000_000);
-		Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-				System.getProperty("java.class.path"), CopyProcess.class.getName(), db.jdbcUrl(null),
-				db.server().username(), db.server().password(), db.server().host(),
-				Integer.toString(db.server().port()), Long.toString(serverId), replication.source(),
-				replication.target(), "orders")
-			.redirectErrorStream(true)
-			.redirectOutput(log.toFile())
-			.start();
 		long copiedBefore;
-		try {
-			Await.until("checkpoint past half; child output in " + log, Duration.ofMinutes(3), () -> {
-				assertThat(child.isAlive()).as("child process alive; its output: %s", Files.readString(log)).isTrue();
+		try (ChildPipeline child = ChildPipeline.start(db, replication.settings())) {
+			Await.until("checkpoint past half; child log in " + child.log(), Duration.ofMinutes(3), () -> {
+				assertThat(child.isAlive()).as("child process alive; its log: %s", child.log()).isTrue();
 				return checkpointedUpTo(replication) >= ROWS / 2;
 			});
-			child.destroyForcibly();
-			assertThat(child.waitFor(1, TimeUnit.MINUTES)).isTrue();
+			child.kill();
 			copiedBefore = replication.countInTarget("orders");
-		}
-		finally {
-			child.destroyForcibly();
-			child.waitFor(1, TimeUnit.MINUTES);
 		}
 		assertThat(copiedBefore).as("rows in the target when killed").isLessThan(ROWS);
 		replication.onSource("UPDATE orders SET amount = amount + 1 WHERE id % 1000 = 7",
 				"DELETE FROM orders WHERE id % 997 = 3", "INSERT INTO orders (customer_id, status, amount, created_at) "
 						+ "VALUES (1, 'NEW', 1.00, NOW(6)), (2, 'NEW', 2.00, NOW(6))");
-		Replication continuing = replication.withSettings(
-				(s) -> CopyProcess.settings(s.source(), replication.source(), replication.target(), "orders"));
-		try (RunningPipeline second = continuing.startStreaming(Duration.ofMinutes(2))) {
+		try (RunningPipeline second = replication.startStreaming(Duration.ofMinutes(2))) {
 			second.awaitCaughtUp();
 			long secondRun = second.table().rowsCopied();
 			long reread = secondRun - (ROWS - copiedBefore);
@@ -75,7 +58,6 @@ class KillMidCopyIT {
 					secondRun).isLessThan(ROWS / 10);
 			replication.assertEqual("orders");
 		}
-		Files.deleteIfExists(log);
 	}
 
 	/** Returns the dense key the checkpoint says the copy reached, 0 before it says anything. */

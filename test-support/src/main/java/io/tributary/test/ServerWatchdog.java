@@ -7,19 +7,21 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A small {@code /bin/sh} process that ends an embedded server when the JVM that started it dies.
+ * A small {@code /bin/sh} process that ends an embedded server, or another process this JVM started
+ * (a pipeline in a child JVM, say), when the JVM that started it dies.
  *
  * <p>The watchdog blocks reading its standard input, a pipe whose only writer is this JVM. When the
  * JVM ends in any way, SIGKILL included, the kernel closes that pipe and the read returns; the
- * watchdog then sends the server SIGTERM (a clean shutdown), SIGKILL if it still runs after 60
- * seconds, and deletes the server's directory once it has exited. Before each signal it checks that
- * the pid still carries the server's {@code --datadir=} argument, so a recycled pid is never hit.
+ * watchdog then sends the process SIGTERM (a clean shutdown), SIGKILL if it still runs after 60
+ * seconds (a process stopped with SIGSTOP does too), and deletes the process's directory once it has
+ * exited. Before each signal it checks that the pid still carries the argument it was given (the
+ * server's {@code --datadir=}), so a recycled pid is never hit.
  * {@link #release()} tells it the owner has stopped the server itself, and it exits doing nothing.
  *
  * <p>It ignores SIGINT, SIGHUP and SIGQUIT, which a terminal sends to the whole process group, so
  * that Ctrl-C on a build leaves it running for as long as the JVM's own shutdown takes.
  */
-final class ServerWatchdog {
+public final class ServerWatchdog {
 
     private static final String RELEASE = "release";
 
@@ -53,23 +55,24 @@ final class ServerWatchdog {
     }
 
     /**
-     * Starts a watchdog for a running server.
+     * Starts a watchdog for a running process.
      *
-     * @param serverPid the server's process id
-     * @param dataDirArgument the exact {@code --datadir=...} argument on the server's command line
-     * @param directory the directory to delete once the server has exited
+     * @param pid the process id
+     * @param marker an exact argument on the process's command line, such as a server's
+     *     {@code --datadir=...}, that tells it from a later process given the same pid
+     * @param directory the directory to delete once the process has exited
      */
-    static ServerWatchdog start(long serverPid, String dataDirArgument, Path directory) throws IOException {
+    public static ServerWatchdog start(long pid, String marker, Path directory) throws IOException {
         Process process = new ProcessBuilder("/bin/sh", "-c", SCRIPT, "tributary-server-watchdog",
-                Long.toString(serverPid), dataDirArgument, directory.toString())
+                Long.toString(pid), marker, directory.toString())
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .redirectError(ProcessBuilder.Redirect.DISCARD)
                 .start();
         return new ServerWatchdog(process);
     }
 
-    /** Tells the watchdog to exit without touching the server; call once the server has stopped. */
-    void release() {
+    /** Tells the watchdog to exit without touching the process; call once the process has ended. */
+    public void release() {
         try {
             ownerAlive.write((RELEASE + "\n").getBytes(StandardCharsets.US_ASCII));
             ownerAlive.close();

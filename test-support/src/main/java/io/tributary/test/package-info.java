@@ -28,7 +28,9 @@
  *   <li>An embedded server does not outlive its JVM, even one killed with SIGKILL: its
  *       {@link io.tributary.test.ServerDirectory} has a watchdog process stop it and delete its
  *       files when the JVM is gone, and the next JVM that starts a server ends servers whose owning
- *       JVM has died. A server whose owning JVM is alive is never ended, whichever JVM looks.
+ *       JVM has died. A server whose owning JVM is alive is never ended, whichever JVM looks. The
+ *       same {@link io.tributary.test.ServerWatchdog} ends other processes a test starts, such as a
+ *       pipeline in a child JVM, when the JVM that started them dies.
  *   <li>Test classes that use {@link io.tributary.test.DatabaseExtension} get schemas whose names
  *       derive from the class name, so classes do not see each other's tables; a schema is dropped
  *       and recreated the first time a class asks for it.

@@ -1,0 +1,58 @@
+package io.tributary.pipeline;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import io.tributary.checksum.ChecksumSettings;
+import io.tributary.copy.CopySizing;
+import io.tributary.source.SourceSettings;
+import io.tributary.source.TableId;
+import io.tributary.status.PipelineStatus;
+import io.tributary.status.TableStatus;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The child pipeline's command line and status lines carry what the parent needs, unchanged. */
+class PipelineProcessTest {
+
+	@Test
+	void settingsSurviveTheCommandLine() {
+		PipelineSettings settings = new PipelineSettings("orders-pipeline",
+				new SourceSettings("127.0.0.1", 3307, "repl", "p=w|d", 4242, Duration.ofSeconds(7), Duration.ofMillis(300)),
+				List.of(new TableMapping(new TableId("shop", "orders"), new TableId("copy", "orders")),
+						new TableMapping(new TableId("shop", "lines"), new TableId("copy", "lines"),
+								List.of("order_id", "line_no"), SnapshotMode.NEVER)),
+				Duration.ofMillis(150), new TableId("copy", "tributary_checkpoint"), Duration.ofMillis(700),
+				new CopySizing(3, 400, 100, 9_000, Duration.ofMillis(250)), 777, 123_456,
+				InvalidCheckpointBehavior.RESTART, 1_000_000, 5_000, 2, new ChecksumSettings(false, true, 321), null);
+		Map<String, String> options = new LinkedHashMap<>();
+		for (String argument : PipelineProcess.arguments(settings)) {
+			int equals = argument.indexOf('=');
+			options.put(argument.substring(0, equals), argument.substring(equals + 1));
+		}
+		assertThat(PipelineProcess.settings(options)).isEqualTo(settings);
+	}
+
+	@Test
+	void statusLineReadsBackAsPrinted() {
+		TableStatus.Checksum checksum = new TableStatus.Checksum(TableStatus.Checksum.State.RUNNING, 9, 4, 2, 3, 900,
+				null, null, null);
+		TableStatus orders = new TableStatus("shop.orders", "copy.orders", TableStatus.Phase.STREAMING, 20_000, 20_000,
+				10, 0, null, 5, 500, 100, 0, 0, 0, 0, -1, 1_234, null, false, null, null, null, checksum, null,
+				new TableStatus.Events(10, 20, 3, 0), new TableStatus.Flushes(17, 1, 0, 0, 0, 0), true);
+		PipelineStatus status = new PipelineStatus("default", PipelineStatus.State.RUNNING, null, null, 0, 4_096L,
+				List.of(orders), null, null, false, null);
+
+		ChildStatus line = ChildStatus.parse(ChildStatus.format(status, true, 42, 7, 1));
+
+		assertThat(line).isEqualTo(new ChildStatus(PipelineStatus.State.RUNNING, true, 42, 7, 1, 4_096,
+				Map.of("shop.orders", new ChildStatus.Table(TableStatus.Phase.STREAMING, 20_000, 10, true,
+						TableStatus.Checksum.State.RUNNING, 4, 3, 1_234, 17, 33))));
+		assertThat(line.table("orders").flushesOk()).isEqualTo(17);
+	}
+
+}
