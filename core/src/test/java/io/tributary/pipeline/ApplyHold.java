@@ -1,12 +1,8 @@
 package io.tributary.pipeline;
 
 import java.time.Duration;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 import io.tributary.source.TableId;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Holds a pipeline's control thread with a drained batch in hand, just before it applies it, once
@@ -15,9 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ApplyHold implements Pipeline.ApplyObserver {
 
-	private final CountDownLatch held = new CountDownLatch(1);
-
-	private final CountDownLatch release = new CountDownLatch(1);
+	private final Gate gate = new Gate("apply");
 
 	private volatile boolean armed;
 
@@ -28,26 +22,19 @@ class ApplyHold implements Pipeline.ApplyObserver {
 
 	@Override
 	public void beforeApply(TableId table, int changes) {
-		if (this.armed && this.held.getCount() > 0) {
-			this.held.countDown();
-			try {
-				this.release.await(2, TimeUnit.MINUTES);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
+		if (this.armed && this.gate.unused()) {
+			this.gate.hold();
 		}
 	}
 
 	/** Waits until a batch is held. */
 	void awaitHeld(Duration timeout) throws InterruptedException {
-		assertThat(this.held.await(timeout.toMillis(), TimeUnit.MILLISECONDS)).as("apply held within %s", timeout)
-			.isTrue();
+		this.gate.awaitHeld(timeout);
 	}
 
 	/** Lets the held batch be applied. */
 	void release() {
-		this.release.countDown();
+		this.gate.release();
 	}
 
 }

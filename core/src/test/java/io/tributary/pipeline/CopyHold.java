@@ -1,13 +1,9 @@
 package io.tributary.pipeline;
 
 import java.time.Duration;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 import io.tributary.copy.Copier;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Holds a snapshot's copier before it dispatches a chosen chunk until the test releases it, so the
@@ -25,9 +21,7 @@ class CopyHold implements Copier.ChunkObserver {
 
 	private final Predicate<Object[]> holdBefore;
 
-	private final CountDownLatch held = new CountDownLatch(1);
-
-	private final CountDownLatch release = new CountDownLatch(1);
+	private final Gate gate = new Gate("copier");
 
 	/** @param holdBefore whether to hold before the chunk that starts after the given key */
 	CopyHold(Predicate<Object[]> holdBefore) {
@@ -52,26 +46,19 @@ class CopyHold implements Copier.ChunkObserver {
 
 	@Override
 	public void beforeDispatch(Object[] lowerExclusive) {
-		if (this.held.getCount() > 0 && this.holdBefore.test(lowerExclusive)) {
-			this.held.countDown();
-			try {
-				this.release.await(2, TimeUnit.MINUTES);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
+		if (this.gate.unused() && this.holdBefore.test(lowerExclusive)) {
+			this.gate.hold();
 		}
 	}
 
 	/** Waits until the copier is held. */
 	void awaitHeld(Duration timeout) throws InterruptedException {
-		assertThat(this.held.await(timeout.toMillis(), TimeUnit.MILLISECONDS)).as("copier held within %s", timeout)
-			.isTrue();
+		this.gate.awaitHeld(timeout);
 	}
 
 	/** Lets the copier go on, now and at any later hold. */
 	void release() {
-		this.release.countDown();
+		this.gate.release();
 	}
 
 	/** Waits up to {@link Replication#WAIT} until the copier is held, runs {@code action}, and releases it. */
