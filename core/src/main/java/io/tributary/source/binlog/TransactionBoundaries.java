@@ -154,6 +154,7 @@ final class TransactionBoundaries {
 				}
 			}
 			case MARIADB_GTID -> {
+				advanceToTransactionStart(header);
 				this.announced = true;
 				this.inTransaction = (((MariadbGtidEventData) data).getFlags() & 1) == 0;
 				if (this.gtids != null) {
@@ -162,6 +163,7 @@ final class TransactionBoundaries {
 				}
 			}
 			case GTID -> {
+				advanceToTransactionStart(header);
 				this.announced = true;
 				if (this.gtids != null) {
 					this.gtids.begin(data, header.getServerId());
@@ -256,6 +258,25 @@ final class TransactionBoundaries {
 					+ this.currentFile + ":" + header.getPosition() + ", which this reader cannot decode. Skipping it "
 					+ "could lose changes, so reading stops here; the source's server version is newer than "
 					+ "Tributary supports, or the event comes from a plugin");
+		}
+	}
+
+	/**
+	 * Moves the delivered position up to the start of the transaction a GTID event opens, read
+	 * between transactions: everything before it was sent or is in the executed set, so it is a true
+	 * boundary. A GTID-positioned connection starts at its ROTATE's offset 4, and MariaDB sends no
+	 * heartbeat while it seeks to the GTID; without this, the first transaction's changes would
+	 * claim to resume from offset 4, before positions the pipeline already holds, and a table
+	 * skipping a replay up to such a position would drop them.
+	 */
+	private void advanceToTransactionStart(EventHeaderV4 header) {
+		if (!this.located || this.inTransaction || this.announced || (this.byGtid && this.gtidsAbandoned)
+				|| header.getPosition() <= 0) {
+			return;
+		}
+		Position start = Position.of(this.currentFile, header.getPosition(), this.delivered.gtids(), this.serverId);
+		if (start.compareTo(this.delivered) > 0) {
+			this.delivered = start;
 		}
 	}
 

@@ -55,11 +55,12 @@ class TransactionBoundariesTest {
 	void heartbeatInsideATransactionIsIgnoredUntilItsCommit() {
 		connectByGtid(UUID + ":1-10");
 		event(EventType.GTID, 3_100, new GtidEventData(MySqlGtid.fromString(UUID + ":11"), (byte) 0, 0, 0, 0, 0, 0, 0, 0));
-		heartbeat(FILE, 3_050);
-		assertThat(this.boundaries.delivered().offset()).as("after the GTID event").isEqualTo(4);
-		event(EventType.QUERY, 3_200, query("BEGIN"));
+		// The transaction's GTID event is where it starts; heartbeats inside it move nothing.
 		heartbeat(FILE, 3_150);
-		assertThat(this.boundaries.delivered().offset()).as("after BEGIN").isEqualTo(4);
+		assertThat(this.boundaries.delivered().offset()).as("after the GTID event").isEqualTo(3_100);
+		event(EventType.QUERY, 3_200, query("BEGIN"));
+		heartbeat(FILE, 3_250);
+		assertThat(this.boundaries.delivered().offset()).as("after BEGIN").isEqualTo(3_100);
 		event(EventType.XID, 3_400, null);
 		assertThat(this.boundaries.delivered()).hasToString(FILE + ":3400|" + UUID + ":1-11");
 		heartbeat(FILE, 3_400);
@@ -127,6 +128,31 @@ class TransactionBoundariesTest {
 		this.boundaries.handle(header, gtid);
 		event(EventType.XID, 2_300, null);
 		assertThat(this.boundaries.delivered()).hasToString(FILE + ":2300#2|0-2-11");
+	}
+
+	@Test
+	void theFirstTransactionOfAGtidConnectionStartsWhereItsGtidEventStandsNotAtTheFakeRotate() {
+		// MariaDB positions a GTID connection without heartbeats: after its ROTATE to offset 4 the
+		// first transaction's own GTID event is the first true boundary, and its changes resume there.
+		Position from = Position.of(FILE, 50_548, "0-1-103", 1);
+		this.boundaries.startAt(from);
+		this.boundaries.connecting(from);
+		this.boundaries.connectedTo(1);
+		rotate(FILE, 4);
+		assertThat(this.boundaries.delivered().offset()).isEqualTo(4);
+		MariadbGtidEventData gtid = new MariadbGtidEventData();
+		gtid.setDomainId(0);
+		gtid.setSequence(104);
+		EventHeaderV4 header = new EventHeaderV4();
+		header.setEventType(EventType.MARIADB_GTID);
+		header.setServerId(1);
+		header.setNextPosition(50_600);
+		header.setEventLength(52);
+		this.boundaries.handle(header, gtid);
+		assertThat(this.boundaries.delivered()).as("where the changes of this transaction resume from")
+			.hasToString(FILE + ":50548#1|0-1-103");
+		event(EventType.XID, 50_800, null);
+		assertThat(this.boundaries.delivered()).hasToString(FILE + ":50800#1|0-1-104");
 	}
 
 	@Test
