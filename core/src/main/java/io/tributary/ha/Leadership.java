@@ -42,6 +42,8 @@ public final class Leadership {
 
 	private static final int ER_KILL_DENIED = 1095;
 
+	private static final int ER_LOCK_WAIT_TIMEOUT = 1205;
+
 	private final DataSource target;
 
 	private final LeaderTable table;
@@ -262,7 +264,7 @@ public final class Leadership {
 	private boolean endHolder(Connection connection, long session) throws SQLException {
 		connection.setAutoCommit(false);
 		try {
-			LeaderTable.Lease lease = this.table.read(connection, true);
+			LeaderTable.Lease lease = readLocked(connection, false);
 			if (!lease.lapsed() || !Objects.equals(lease.lockHolder(), session)) {
 				connection.rollback();
 				return false;
@@ -291,15 +293,11 @@ public final class Leadership {
 	private LeaderTerm takeOver(Connection connection) throws SQLException {
 		connection.setAutoCommit(false);
 		try {
-			LeaderTable.Lease previous = this.table.read(connection, true);
-			Long started = LeaderTable.serverStarted(connection);
-			long self = LeaderTable.sessionId(connection);
-			// Session ids start again after a restart of the server: then the recorded ones are gone.
-			boolean sameServer = started != null && previous.serverStarted() != null
-					&& Math.abs(started - previous.serverStarted()) <= 2;
-			if (sameServer) {
-				endWriters(connection, previous, self);
+			LeaderTable.Lease previous = readLocked(connection, true);
+			if (sameServer(connection, previous)) {
+				endWriters(connection, previous, LeaderTable.sessionId(connection));
 			}
+			Long started = LeaderTable.serverStarted(connection);
 			long epoch = previous.epoch() + 1;
 			this.table.takeOver(connection, epoch, this.instance, started, this.settings.lease());
 			connection.commit();
@@ -316,6 +314,37 @@ public final class Leadership {
 		finally {
 			connection.setAutoCommit(true);
 		}
+	}
+
+	/**
+	 * Reads the row and locks it. A writer of a leader that stalled between proving its term and
+	 * committing holds a shared lock on the row for as long as it stalls: when the lock wait times
+	 * out, that leader's writer sessions are ended (which rolls their transactions back) and the read
+	 * is tried once more, provided its lease has lapsed or this instance holds the lock already.
+	 */
+	private LeaderTable.Lease readLocked(Connection connection, boolean lockHeld) throws SQLException {
+		try {
+			return this.table.read(connection, true);
+		}
+		catch (SQLException ex) {
+			if (ex.getErrorCode() != ER_LOCK_WAIT_TIMEOUT) {
+				throw ex;
+			}
+			LeaderTable.Lease seen = this.table.read(connection, false);
+			if (!(lockHeld || seen.lapsed()) || !sameServer(connection, seen)) {
+				throw ex;
+			}
+			logger.warn("The leader row of pipeline {} stays locked, by a writer of {} that stalled before committing; "
+					+ "ending its writer sessions", this.table.pipeline(), seen.holder());
+			endWriters(connection, seen, LeaderTable.sessionId(connection));
+			return this.table.read(connection, true);
+		}
+	}
+
+	/** Whether the sessions {@code lease} records are of this server's run: ids start again after a restart. */
+	private static boolean sameServer(Connection connection, LeaderTable.Lease lease) throws SQLException {
+		Long started = LeaderTable.serverStarted(connection);
+		return started != null && lease.serverStarted() != null && Math.abs(started - lease.serverStarted()) <= 2;
 	}
 
 	/**

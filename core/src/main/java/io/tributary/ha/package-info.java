@@ -8,7 +8,9 @@
  * with, and a lease that the leader renews every third of its length on the target's own clock. A
  * stalled leader keeps its connections and so its lock; a standby that finds the lease lapsed ends
  * the lock's session ({@code KILL CONNECTION}), takes the lock, ends the old writer sessions and
- * raises the epoch in one transaction ({@link io.tributary.ha.Leadership}).
+ * raises the epoch in one transaction ({@link io.tributary.ha.Leadership}). A writer stalled between
+ * proving its term and committing keeps the leader row locked; a standby whose locking read of the
+ * row times out ends that leader's writer sessions first, once the lease has lapsed.
  *
  * <p>Invariants:
  * <ul>

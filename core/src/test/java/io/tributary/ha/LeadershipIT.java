@@ -194,6 +194,71 @@ class LeadershipIT {
 		stalling.resume();
 	}
 
+	@Test
+	void aStandbyTakesOverFromALeaderStalledBetweenProvingItsTermAndCommitting() throws Exception {
+		StallingDataSource stalling = new StallingDataSource(pool());
+		HikariDataSource writers = pool();
+		Leadership first = instance(stalling);
+		Leadership second = instance(pool());
+		this.db.server().execute(this.schema, "CREATE TABLE w (id INT PRIMARY KEY, v INT NOT NULL)",
+				"INSERT INTO w VALUES (1, 0)");
+		TableId table = new TableId(this.schema, "w");
+		LeaderTerm stale = lead(first, WAIT);
+		CountDownLatch verified = new CountDownLatch(1);
+		CountDownLatch wake = new CountDownLatch(1);
+		// The leader's writer proves its term, which holds a shared lock on the leader row until the
+		// commit, and stalls before committing, as a process stopped at that instant would.
+		TargetFence stallsAfterVerify = new TargetFence() {
+
+			@Override
+			public boolean active() {
+				return true;
+			}
+
+			@Override
+			public void enter(Connection connection) throws SQLException {
+				stale.enter(connection);
+			}
+
+			@Override
+			public void verify(Connection connection) throws SQLException {
+				stale.verify(connection);
+				verified.countDown();
+				awaitQuietly(wake);
+			}
+
+			@Override
+			public boolean lost() {
+				return stale.lost();
+			}
+
+		};
+		CompletableFuture<Void> staleWrite = CompletableFuture.runAsync(() -> {
+			try (Connection connection = writers.getConnection()) {
+				connection.setAutoCommit(true);
+				FencedTransaction.run(connection, stallsAfterVerify, (c) -> {
+					try (Statement statement = c.createStatement()) {
+						statement.executeUpdate("UPDATE " + table.quoted() + " SET v = 1 WHERE id = 1");
+					}
+				});
+			}
+			catch (SQLException ex) {
+				throw new IllegalStateException(ex);
+			}
+		});
+		assertThat(verified.await(30, TimeUnit.SECONDS)).isTrue();
+		stalling.stall();
+		long started = System.nanoTime();
+		LeaderTerm next = lead(second, WAIT);
+		assertThat(Duration.ofNanos(System.nanoTime() - started)).as("takeover")
+			.isLessThan(FAST.lease().plus(FAST.pollInterval()).plusSeconds(5));
+		applier(pool(), table, next).upsert(List.<Object[]>of(new Object[] { 1, 2 }));
+		wake.countDown();
+		assertThatThrownBy(() -> staleWrite.get(30, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class);
+		assertThat(value(table, 1)).isEqualTo(2);
+		stalling.resume();
+	}
+
 	private Leadership instance(DataSource pool) {
 		return new Leadership(pool, this.checkpoints, "orders", FAST);
 	}

@@ -13,7 +13,7 @@ import io.tributary.status.TableStatus;
  * table's phase and progress.
  *
  * <pre>
- * &#64;status state=RUNNING flushing=1 flushWrites=42 repairWrites=0 repairsOpen=0 lagBytes=0
+ * &#64;status state=RUNNING flushing=1 flushWrites=42 repairWrites=0 repairsOpen=0 lagBytes=0 leader=1 epoch=3
  *     table=s.orders,phase=STREAMING,copied=20000,chunks=10,snapshotDone=true,checksum=IDLE,...
  * </pre>
  *
@@ -24,10 +24,18 @@ import io.tributary.status.TableStatus;
  * @param repairWrites write transactions a checksum repair had begun, since start
  * @param repairsOpen repair write transactions not committed yet
  * @param lagBytes binlog bytes between the confirmed position and the source head, or -1 when unknown
+ * @param leader whether the pipeline leads (with HA; false on a line without it)
+ * @param epoch the fencing epoch it leads at, or the one it last saw as a standby (0 without HA)
  * @param tables each table's line, by source table ({@code schema.table})
  */
 record ChildStatus(PipelineStatus.State state, boolean flushing, long flushWrites, long repairWrites,
-		int repairsOpen, long lagBytes, Map<String, Table> tables) {
+		int repairsOpen, long lagBytes, boolean leader, long epoch, Map<String, Table> tables) {
+
+	/** A line of a pipeline without HA, which never leads. */
+	ChildStatus(PipelineStatus.State state, boolean flushing, long flushWrites, long repairWrites, int repairsOpen,
+			long lagBytes, Map<String, Table> tables) {
+		this(state, flushing, flushWrites, repairWrites, repairsOpen, lagBytes, false, 0, tables);
+	}
 
 	/** What a status line starts with; the child's other output (its log) never does. */
 	static final String PREFIX = "@status ";
@@ -61,6 +69,11 @@ record ChildStatus(PipelineStatus.State state, boolean flushing, long flushWrite
 			.append(" repairWrites=").append(repairWrites)
 			.append(" repairsOpen=").append(repairsOpen)
 			.append(" lagBytes=").append((status.lagBytes() != null) ? status.lagBytes() : -1);
+		PipelineStatus.Leadership leadership = status.leadership();
+		if (leadership != null) {
+			// Only a pipeline with HA has leadership to report; lines without it read as not leading.
+			line.append(" leader=").append(leadership.leader() ? 1 : 0).append(" epoch=").append(leadership.epoch());
+		}
 		for (TableStatus table : status.tables()) {
 			TableStatus.Events events = table.events();
 			StringJoiner fields = new StringJoiner(",", " table=", "");
@@ -109,7 +122,8 @@ record ChildStatus(PipelineStatus.State state, boolean flushing, long flushWrite
 		}
 		return new ChildStatus(PipelineStatus.State.valueOf(fields.get("state")), number(fields, "flushing") == 1,
 				number(fields, "flushWrites"), number(fields, "repairWrites"), (int) number(fields, "repairsOpen"),
-				number(fields, "lagBytes"), tables);
+				number(fields, "lagBytes"), "1".equals(fields.get("leader")),
+				Long.parseLong(fields.getOrDefault("epoch", "0")), tables);
 	}
 
 	private static long number(Map<String, String> fields, String key) {
@@ -127,6 +141,11 @@ record ChildStatus(PipelineStatus.State state, boolean flushing, long flushWrite
 			}
 		}
 		throw new IllegalArgumentException("No table " + table + " in " + this.tables.keySet());
+	}
+
+	/** Whether the pipeline leads and runs: with HA, what a standby shows once it has taken over. */
+	boolean leading() {
+		return this.leader && this.state == PipelineStatus.State.RUNNING;
 	}
 
 	/** Whether every table streams. */

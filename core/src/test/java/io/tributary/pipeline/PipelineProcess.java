@@ -17,6 +17,7 @@ import com.zaxxer.hikari.HikariDataSource;
 
 import io.tributary.checksum.ChecksumSettings;
 import io.tributary.copy.CopySizing;
+import io.tributary.ha.HaSettings;
 import io.tributary.source.SourceSettings;
 import io.tributary.source.TableId;
 import io.tributary.status.PipelineStatus;
@@ -29,8 +30,9 @@ import io.tributary.status.PipelineStatus;
  *
  * <p>Arguments are {@code key=value} pairs: {@code jdbc-url}, {@code user}, {@code password} and
  * {@code status-interval} (milliseconds), and the pipeline's settings as {@link #arguments} writes
- * them. Standard input takes commands, one a line: {@code checksum <schema.table>} requests a
- * checksum pass, {@code stop} stops the pipeline gracefully and exits; each is answered with a line
+ * them; {@code ha=<leaseMillis>,<pollMillis>} turns HA on (absent, it is off). Standard input
+ * takes commands, one a line: {@code checksum <schema.table>} requests a checksum pass,
+ * {@code stop} stops the pipeline gracefully and exits; each is answered with a line
  * {@code @ok <command>} or {@code @refused <command>: <reason>}. When standard input ends, because
  * the parent closed it or died, the process ends at once, so no child outlives its test run.
  */
@@ -162,6 +164,9 @@ public final class PipelineProcess {
 			args.add("table." + i + "=" + table.source() + "|" + table.target() + "|" + String.join(",", table.key())
 					+ "|" + table.snapshot());
 		}
+		if (settings.ha().enabled()) {
+			args.add("ha=" + settings.ha().lease().toMillis() + "," + settings.ha().pollInterval().toMillis());
+		}
 		return args;
 	}
 
@@ -179,7 +184,7 @@ public final class PipelineProcess {
 		}
 		long[] copy = Arrays.stream(options.get("copy").split(",")).mapToLong(Long::parseLong).toArray();
 		String[] checksum = options.get("checksum").split(",");
-		return new PipelineSettings(options.get("name"), source, tables, millis(options, "flush-interval"),
+		PipelineSettings settings = new PipelineSettings(options.get("name"), source, tables, millis(options, "flush-interval"),
 				TableId.parse(options.get("checkpoint-table"), null), millis(options, "checkpoint-interval"),
 				new CopySizing((int) copy[0], (int) copy[1], (int) copy[2], (int) copy[3], Duration.ofMillis(copy[4])),
 				Integer.parseInt(options.get("batch-rows")), Long.parseLong(options.get("batch-bytes")),
@@ -189,6 +194,11 @@ public final class PipelineProcess {
 				new ChecksumSettings(Boolean.parseBoolean(checksum[0]), Boolean.parseBoolean(checksum[1]),
 						Integer.parseInt(checksum[2])),
 				null);
+		if (!options.containsKey("ha")) {
+			return settings;
+		}
+		long[] ha = Arrays.stream(options.get("ha").split(",")).mapToLong(Long::parseLong).toArray();
+		return settings.withHa(HaSettings.enabled(Duration.ofMillis(ha[0]), Duration.ofMillis(ha[1])));
 	}
 
 	private static Duration millis(Map<String, String> options, String key) {

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 
 import io.tributary.checksum.ChecksumSettings;
 import io.tributary.copy.CopySizing;
+import io.tributary.ha.HaSettings;
 import io.tributary.source.SourceSettings;
 import io.tributary.source.TableId;
 import io.tributary.status.PipelineStatus;
@@ -29,12 +30,21 @@ class PipelineProcessTest {
 				Duration.ofMillis(150), new TableId("copy", "tributary_checkpoint"), Duration.ofMillis(700),
 				new CopySizing(3, 400, 100, 9_000, Duration.ofMillis(250)), 777, 123_456,
 				InvalidCheckpointBehavior.RESTART, 1_000_000, 5_000, 2, new ChecksumSettings(false, true, 321), null);
+		assertThat(PipelineProcess.settings(options(settings))).isEqualTo(settings);
+		assertThat(options(settings)).doesNotContainKey("ha");
+
+		PipelineSettings withHa = settings.withHa(HaSettings.enabled(Duration.ofMillis(2_000), Duration.ofMillis(200)));
+		assertThat(options(withHa)).containsEntry("ha", "2000,200");
+		assertThat(PipelineProcess.settings(options(withHa))).isEqualTo(withHa);
+	}
+
+	private static Map<String, String> options(PipelineSettings settings) {
 		Map<String, String> options = new LinkedHashMap<>();
 		for (String argument : PipelineProcess.arguments(settings)) {
 			int equals = argument.indexOf('=');
 			options.put(argument.substring(0, equals), argument.substring(equals + 1));
 		}
-		assertThat(PipelineProcess.settings(options)).isEqualTo(settings);
+		return options;
 	}
 
 	@Test
@@ -53,6 +63,14 @@ class PipelineProcessTest {
 				Map.of("shop.orders", new ChildStatus.Table(TableStatus.Phase.STREAMING, 20_000, 10, true,
 						TableStatus.Checksum.State.RUNNING, 4, 3, 1_234, 17, 33))));
 		assertThat(line.table("orders").flushesOk()).isEqualTo(17);
+		assertThat(line.leader()).isFalse();
+
+		PipelineStatus leading = new PipelineStatus("default", PipelineStatus.State.RUNNING, null, null, 0, 4_096L,
+				List.of(orders), null, null, false, null, new PipelineStatus.Leadership("host/1/ab", true, 7,
+						"host/1/ab"));
+		ChildStatus leader = ChildStatus.parse(ChildStatus.format(leading, false, 0, 0, 0));
+		assertThat(leader.leading()).isTrue();
+		assertThat(leader.epoch()).isEqualTo(7);
 	}
 
 }
