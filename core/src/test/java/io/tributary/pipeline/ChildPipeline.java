@@ -22,6 +22,7 @@ import io.tributary.source.TableId;
 import io.tributary.test.Await;
 import io.tributary.test.ServerWatchdog;
 import io.tributary.test.TestDatabase;
+import io.tributary.test.TestDatabaseServer;
 
 /**
  * A pipeline running in a child JVM ({@link PipelineProcess}) on the test server, for tests that kill
@@ -58,6 +59,8 @@ final class ChildPipeline implements AutoCloseable {
 
 	private volatile ChildStatus status;
 
+	private volatile ChildSample sample;
+
 	private volatile Predicate<ChildStatus> killTrigger;
 
 	private volatile long killDelayNanos;
@@ -80,6 +83,16 @@ final class ChildPipeline implements AutoCloseable {
 	 * user; its log goes to a new directory under {@code target/child-pipelines}.
 	 */
 	static ChildPipeline start(TestDatabase db, PipelineSettings settings) throws IOException {
+		return start(db, null, settings);
+	}
+
+	/**
+	 * Starts a pipeline with {@code settings} in a child JVM that reads the source on {@code source},
+	 * a server the test started for itself (the shared one when {@code null}), and writes to the
+	 * test server.
+	 */
+	static ChildPipeline start(TestDatabase db, TestDatabaseServer source, PipelineSettings settings)
+			throws IOException {
 		Path parent = Files.createDirectories(Path.of("target", "child-pipelines"));
 		Path directory = Files.createTempDirectory(parent, "child-").toAbsolutePath();
 		String marker = "-Dtributary.child.dir=" + directory;
@@ -87,6 +100,9 @@ final class ChildPipeline implements AutoCloseable {
 				marker, "-Xmx256m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
 				PipelineProcess.class.getName(), "jdbc-url=" + db.jdbcUrl(null), "user=" + db.server().username(),
 				"password=" + db.server().password()));
+		if (source != null) {
+			command.add("source-jdbc-url=" + source.jdbcUrl(null));
+		}
 		command.addAll(PipelineProcess.arguments(settings));
 		Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
 		ServerWatchdog watchdog;
@@ -211,6 +227,15 @@ final class ChildPipeline implements AutoCloseable {
 		command("checksum " + table);
 	}
 
+	/**
+	 * Asks the child to collect garbage and returns its heap used after that, its live threads, its
+	 * lag and its leadership.
+	 */
+	ChildSample sample() throws InterruptedException {
+		command("gc");
+		return this.sample;
+	}
+
 	/** Stops the child's pipeline gracefully (final flush and checkpoint) and waits for the child to exit. */
 	void stop(Duration timeout) throws InterruptedException {
 		command("stop");
@@ -247,6 +272,10 @@ final class ChildPipeline implements AutoCloseable {
 					if (trigger != null && this.triggeredBy == null && trigger.test(now)) {
 						fire(now);
 					}
+				}
+				else if (line.startsWith(ChildSample.PREFIX)) {
+					// Read before the command's reply, which follows it on the same stream.
+					this.sample = ChildSample.parse(line);
 				}
 				else if (line.startsWith("@ok ") || line.startsWith("@refused ")) {
 					this.replies.add(line);

@@ -2,6 +2,7 @@ package io.tributary.pipeline;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,11 +29,14 @@ import io.tributary.status.PipelineStatus;
  * flush write or a repair transaction begins or a repair ends, so the parent can act while either
  * is under way; its log goes to the same output, without the line prefix.
  *
- * <p>Arguments are {@code key=value} pairs: {@code jdbc-url}, {@code user}, {@code password} and
- * {@code status-interval} (milliseconds), and the pipeline's settings as {@link #arguments} writes
- * them; {@code ha=<leaseMillis>,<pollMillis>} turns HA on (absent, it is off). Standard input
- * takes commands, one a line: {@code checksum <schema.table>} requests a checksum pass,
- * {@code stop} stops the pipeline gracefully and exits; each is answered with a line
+ * <p>Arguments are {@code key=value} pairs: {@code jdbc-url}, {@code user}, {@code password} (the
+ * target, and the source unless {@code source-jdbc-url} names a server of its own, read as the
+ * source user) and {@code status-interval} (milliseconds), and the pipeline's settings as
+ * {@link #arguments} writes them; {@code ha=<leaseMillis>,<pollMillis>} turns HA on (absent, it is
+ * off). Standard input takes commands, one a line: {@code checksum <schema.table>} requests a
+ * checksum pass, {@code gc} collects garbage and prints a {@link ChildSample} line (heap used after
+ * it, live threads, lag, leadership), {@code stop} stops the pipeline gracefully and exits; each is
+ * answered with a line
  * {@code @ok <command>} or {@code @refused <command>: <reason>}. When standard input ends, because
  * the parent closed it or died, the process ends at once, so no child outlives its test run.
  */
@@ -54,7 +58,16 @@ public final class PipelineProcess {
 		this.writes = new TargetWrites(new HikariDataSource(config), settings.checkpointTable().table(),
 				this::printEvent);
 		DataSource watched = this.writes.dataSource();
-		this.pipeline = new Pipeline(settings, watched, watched);
+		DataSource reader = watched;
+		if (options.containsKey("source-jdbc-url")) {
+			HikariConfig sourceConfig = new HikariConfig();
+			sourceConfig.setJdbcUrl(options.get("source-jdbc-url"));
+			sourceConfig.setUsername(settings.source().username());
+			sourceConfig.setPassword(settings.source().password());
+			sourceConfig.setMaximumPoolSize(8);
+			reader = new HikariDataSource(sourceConfig);
+		}
+		this.pipeline = new Pipeline(settings, reader, watched);
 		this.pipeline.observeConfirms((table, delivered, pending, confirmed) -> this.writes.confirmed());
 	}
 
@@ -113,6 +126,13 @@ public final class PipelineProcess {
 				this.pipeline.checksum(TableId.parse(command.substring("checksum ".length()), null));
 				reply("@ok " + command);
 			}
+			else if (command.equals("gc")) {
+				System.gc();
+				long heapUsed = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+				int threads = ManagementFactory.getThreadMXBean().getThreadCount();
+				reply(ChildSample.format(heapUsed, threads, this.pipeline.status()));
+				reply("@ok " + command);
+			}
 			else if (command.equals("stop")) {
 				this.pipeline.close();
 				reply("@ok " + command);
@@ -134,7 +154,8 @@ public final class PipelineProcess {
 
 	/**
 	 * The arguments that carry {@code settings} to the child; {@link #settings} reads them back. A
-	 * change listener cannot cross a process boundary, nor TLS settings of the source.
+	 * change listener cannot cross a process boundary, nor TLS settings of the source. HA is
+	 * {@code ha=<leaseMillis>,<pollMillis>}, absent when off.
 	 */
 	static List<String> arguments(PipelineSettings settings) {
 		if (settings.listenerMode()) {

@@ -48,6 +48,29 @@ class PipelineProcessTest {
 	}
 
 	@Test
+	void haSettingsSurviveTheCommandLineAndTheirAbsenceMeansOff() {
+		PipelineSettings single = PipelineSettings.of(
+				new SourceSettings("127.0.0.1", 3307, "repl", "pw", 4242, Duration.ofSeconds(7), Duration.ofMillis(300)),
+				List.of(new TableMapping(new TableId("shop", "orders"), new TableId("copy", "orders"))),
+				new TableId("copy", "tributary_checkpoint"));
+		PipelineSettings replicated = single.withHa(HaSettings.enabled(Duration.ofMillis(4_500), Duration.ofMillis(250)));
+
+		assertThat(PipelineProcess.arguments(replicated)).contains("ha=4500,250");
+		assertThat(PipelineProcess.arguments(single)).noneMatch((argument) -> argument.startsWith("ha="));
+		assertThat(PipelineProcess.settings(options(replicated))).isEqualTo(replicated);
+		assertThat(PipelineProcess.settings(options(single)).ha()).isEqualTo(HaSettings.OFF);
+	}
+
+	@Test
+	void sampleLineReadsBackAsPrinted() {
+		PipelineStatus status = new PipelineStatus("default", PipelineStatus.State.RUNNING, null, null, 1_500, null,
+				List.of(), null, null, false, null, new PipelineStatus.Leadership("h/1/a", true, 7, "h/1/a"));
+
+		assertThat(ChildSample.parse(ChildSample.format(48_000_000, 33, status)))
+			.isEqualTo(new ChildSample(48_000_000, 33, 1_500, true, 7, 0));
+	}
+
+	@Test
 	void statusLineReadsBackAsPrinted() {
 		TableStatus.Checksum checksum = new TableStatus.Checksum(TableStatus.Checksum.State.RUNNING, 9, 4, 2, 3, 900,
 				null, null, null);
