@@ -8,7 +8,9 @@
  * tables one after another, {@code ChecksumRuns} compares source and target, {@code FlushApi}
  * holds the waits callers use, {@code TableControl} pauses, resumes, resnapshots and restarts one
  * table, and {@code SourceEvents} routes what the binlog reader sees. {@code PipelineRuntime} is
- * what they share; {@code FlushTotals} keeps each table's flush totals for the status.
+ * what they share; {@code FlushTotals} keeps each table's flush totals for the status, and
+ * {@code TableTimeline} its recent events (phase changes, actions and who asked, waits for buffer
+ * room, failed flushes, schema changes, checksum results), at most 200 a table.
  * {@code ReplicationRun} holds these parts for one run: the pipeline's whole life without HA, one
  * term of leadership with it; {@code LeaderLoop} waits as a standby, runs a term while leading and
  * goes back to standby when the term is lost.
