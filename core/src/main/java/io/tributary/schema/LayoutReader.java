@@ -5,6 +5,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,6 +18,9 @@ import io.tributary.source.TableId;
  * Reads a {@link TableLayout} from {@code information_schema}.
  */
 public final class LayoutReader {
+
+	/** ER_NO_SUCH_TABLE. */
+	private static final int NO_SUCH_TABLE = 1146;
 
 	private LayoutReader() {
 	}
@@ -68,6 +72,33 @@ public final class LayoutReader {
 			return new TableLayout(table, columns, configuredKey(connection, table, columns, key));
 		}
 		return new TableLayout(table, columns, primaryKey(connection, table, columns));
+	}
+
+	/**
+	 * Reads the layout of a table that a statement in the binlog has just changed. The reader can
+	 * hold that statement before the source has committed it: MySQL sends a transaction to its
+	 * replicas once it is in the binary log, ahead of the storage engine's commit, so for a moment
+	 * {@code information_schema} still shows the old definition. Opening the table first waits for the
+	 * metadata lock that the changing statement holds until it has committed.
+	 * @param connection a connection to the server holding the table
+	 * @param table the table
+	 * @param key names of the key columns, empty for the primary key
+	 * @return the layout as the change left it (or as a later change did)
+	 * @throws SQLException on a database error
+	 * @throws SchemaException as {@link #read(Connection, TableId, List)}
+	 */
+	public static TableLayout readAfterChange(Connection connection, TableId table, List<String> key)
+			throws SQLException {
+		try (Statement statement = connection.createStatement()) {
+			statement.executeQuery("SELECT * FROM " + table.quoted() + " LIMIT 0").close();
+		}
+		catch (SQLException ex) {
+			// A table dropped meanwhile is reported by the read, in its own words.
+			if (ex.getErrorCode() != NO_SUCH_TABLE) {
+				throw ex;
+			}
+		}
+		return read(connection, table, key);
 	}
 
 	private static int[] configuredKey(Connection connection, TableId table, List<Column> columns, List<String> key)
