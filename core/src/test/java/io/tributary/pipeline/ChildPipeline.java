@@ -93,6 +93,12 @@ final class ChildPipeline implements AutoCloseable {
 	 */
 	static ChildPipeline start(TestDatabase db, TestDatabaseServer source, PipelineSettings settings)
 			throws IOException {
+		return start(db, source, settings, List.of());
+	}
+
+	/** Starts a child as above, with more {@link PipelineProcess} arguments. */
+	static ChildPipeline start(TestDatabase db, TestDatabaseServer source, PipelineSettings settings,
+			List<String> arguments) throws IOException {
 		Path parent = Files.createDirectories(Path.of("target", "child-pipelines"));
 		Path directory = Files.createTempDirectory(parent, "child-").toAbsolutePath();
 		String marker = "-Dtributary.child.dir=" + directory;
@@ -104,6 +110,7 @@ final class ChildPipeline implements AutoCloseable {
 			command.add("source-jdbc-url=" + source.jdbcUrl(null));
 		}
 		command.addAll(PipelineProcess.arguments(settings));
+		command.addAll(arguments);
 		Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
 		ServerWatchdog watchdog;
 		try {

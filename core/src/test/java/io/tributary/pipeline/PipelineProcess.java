@@ -10,6 +10,10 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 import javax.sql.DataSource;
 
@@ -37,7 +41,9 @@ import io.tributary.status.PipelineStatus;
  * checksum pass, {@code gc} collects garbage and prints a {@link ChildSample} line (heap used after
  * it, live threads, lag, leadership), {@code stop} stops the pipeline gracefully and exits; each is
  * answered with a line
- * {@code @ok <command>} or {@code @refused <command>: <reason>}. When standard input ends, because
+ * {@code @ok <command>} or {@code @refused <command>: <reason>}. {@code leak=heap} keeps 512 KB
+ * more every second and {@code leak=threads} starts a thread that never ends every 5 s, from the
+ * start: a leak on purpose, for a soak run to show that it notices one. When standard input ends, because
  * the parent closed it or died, the process ends at once, so no child outlives its test run.
  */
 public final class PipelineProcess {
@@ -78,6 +84,9 @@ public final class PipelineProcess {
 			options.put(arg.substring(0, equals), arg.substring(equals + 1));
 		}
 		PipelineProcess process = new PipelineProcess(options);
+		if (options.containsKey("leak")) {
+			leak(options.get("leak"));
+		}
 		Thread commands = new Thread(process::readCommands, "child-commands");
 		commands.setDaemon(true);
 		commands.start();
@@ -88,6 +97,27 @@ public final class PipelineProcess {
 			process.print();
 			Thread.sleep(interval);
 		}
+	}
+
+	private static void leak(String kind) {
+		List<Object> kept = new ArrayList<>();
+		Runnable step = switch (kind) {
+			case "heap" -> () -> kept.add(new byte[512 * 1024]);
+			case "threads" -> () -> {
+				Thread parked = new Thread(() -> LockSupport.park(), "leaked-" + kept.size());
+				parked.setDaemon(true);
+				parked.start();
+				kept.add(parked);
+			};
+			default -> throw new IllegalArgumentException("leak=heap or leak=threads, not " + kind);
+		};
+		long every = kind.equals("heap") ? 1 : 5;
+		ScheduledExecutorService leaking = Executors.newSingleThreadScheduledExecutor((task) -> {
+			Thread thread = new Thread(task, "leak-" + kind);
+			thread.setDaemon(true);
+			return thread;
+		});
+		leaking.scheduleAtFixedRate(step, every, every, TimeUnit.SECONDS);
 	}
 
 	/**

@@ -76,14 +76,39 @@ final class SoakLog {
 		return this.rows.stream().filter((r) -> r.sample().leader()).toList();
 	}
 
-	/** The median of {@code value} over the rows in the first ({@code part} 0) or last ({@code part} 2) third of the run. */
+	/**
+	 * The leader's rows cut into terms, one per process that led, in order: a leak grows within a
+	 * process and starts over with the next, so memory and threads are judged term by term.
+	 */
+	synchronized List<List<Row>> leaderTerms() {
+		List<List<Row>> terms = new ArrayList<>();
+		for (Row row : leaderRows()) {
+			List<Row> last = terms.isEmpty() ? null : terms.get(terms.size() - 1);
+			if (last == null || last.get(0).pid() != row.pid()) {
+				last = new ArrayList<>();
+				terms.add(last);
+			}
+			last.add(row);
+		}
+		return terms;
+	}
+
+	/** Seconds from the first row to the last, 0 for none. */
+	static long span(List<Row> rows) {
+		return rows.isEmpty() ? 0 : rows.get(rows.size() - 1).second() - rows.get(0).second();
+	}
+
+	/**
+	 * The median of {@code value} over the rows in the first ({@code part} 0) or last ({@code part} 2)
+	 * third of the time they cover.
+	 */
 	static double thirdMedian(List<Row> rows, int part, ToDoubleFunction<Row> value) {
 		if (rows.isEmpty()) {
 			return Double.NaN;
 		}
-		long end = rows.get(rows.size() - 1).second();
-		long from = end * part / 3;
-		long to = end * (part + 1) / 3;
+		long start = rows.get(0).second();
+		long from = start + span(rows) * part / 3;
+		long to = start + span(rows) * (part + 1) / 3;
 		return median(rows.stream().filter((r) -> r.second() >= from && r.second() <= to).mapToDouble(value).toArray());
 	}
 
