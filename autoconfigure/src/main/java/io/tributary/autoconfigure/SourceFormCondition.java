@@ -29,14 +29,19 @@ abstract class SourceFormCondition extends SpringBootCondition {
 			.orElse(Set.of());
 	}
 
+	/** Matches when {@code cdc.sources} names at least one source and {@code several}, or none and not. */
+	private static ConditionOutcome outcome(ConditionContext context, boolean several) {
+		Set<String> names = sourceNames(context.getEnvironment());
+		String found = names.isEmpty() ? "cdc.sources is empty" : "cdc.sources names " + names;
+		return (names.isEmpty() != several) ? ConditionOutcome.match(found) : ConditionOutcome.noMatch(found);
+	}
+
 	/** Matches when {@code cdc.sources} names at least one source. */
 	static final class Several extends SourceFormCondition {
 
 		@Override
 		public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
-			Set<String> names = sourceNames(context.getEnvironment());
-			return names.isEmpty() ? ConditionOutcome.noMatch("cdc.sources is empty")
-					: ConditionOutcome.match("cdc.sources names " + names);
+			return outcome(context, true);
 		}
 
 	}
@@ -46,9 +51,7 @@ abstract class SourceFormCondition extends SpringBootCondition {
 
 		@Override
 		public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
-			Set<String> names = sourceNames(context.getEnvironment());
-			return names.isEmpty() ? ConditionOutcome.match("cdc.sources is empty")
-					: ConditionOutcome.noMatch("cdc.sources names " + names);
+			return outcome(context, false);
 		}
 
 	}

@@ -38,12 +38,6 @@ public final class Leadership {
 	/** How long a standby waits for the lock after ending its holder's session. */
 	private static final int LOCK_WAIT_AFTER_KILL_SECONDS = 5;
 
-	private static final int ER_NO_SUCH_THREAD = 1094;
-
-	private static final int ER_KILL_DENIED = 1095;
-
-	private static final int ER_LOCK_WAIT_TIMEOUT = 1205;
-
 	private final DataSource target;
 
 	private final LeaderTable table;
@@ -53,6 +47,8 @@ public final class Leadership {
 	private final String instance;
 
 	private final HolderWatch watch = new HolderWatch();
+
+	private final StalledLeader stalled;
 
 	private final Object poll = new Object();
 
@@ -81,6 +77,7 @@ public final class Leadership {
 	public Leadership(DataSource target, TableId checkpointTable, String pipeline, HaSettings settings) {
 		this.target = target;
 		this.table = new LeaderTable(checkpointTable, pipeline);
+		this.stalled = new StalledLeader(this.table);
 		this.settings = settings;
 		this.instance = hostName() + "/" + ProcessHandle.current().pid() + "/"
 				+ UUID.randomUUID().toString().substring(0, 8);
@@ -222,7 +219,7 @@ public final class Leadership {
 				this.leaderSeen = lease.holder().isEmpty() ? null : lease.holder();
 				this.epochSeen = lease.epoch();
 				Long session = this.watch.sessionToEnd(lease, System.nanoTime(), this.settings.lease());
-				if (session == null || !endHolder(connection, session)) {
+				if (session == null || !this.stalled.endHolder(connection, session)) {
 					return null;
 				}
 				locked = getLock(connection, LOCK_WAIT_AFTER_KILL_SECONDS);
@@ -258,33 +255,6 @@ public final class Leadership {
 	}
 
 	/**
-	 * Ends the session holding the lock, after checking again under the row's lock that the lease
-	 * is still lapsed and the same session holds the lock: a leader that renewed meanwhile stays.
-	 */
-	private boolean endHolder(Connection connection, long session) throws SQLException {
-		connection.setAutoCommit(false);
-		try {
-			LeaderTable.Lease lease = readLocked(connection, false);
-			if (!lease.lapsed() || !Objects.equals(lease.lockHolder(), session)) {
-				connection.rollback();
-				return false;
-			}
-			logger.warn("Leader {} of pipeline {} let its lease lapse (at {} UTC on the target); ending its session {} "
-					+ "to take over", lease.holder(), this.table.pipeline(), lease.leaseUntil(), session);
-			kill(connection, session, "the leader lock's session of " + lease.holder());
-			connection.commit();
-			return true;
-		}
-		catch (SQLException | RuntimeException ex) {
-			connection.rollback();
-			throw ex;
-		}
-		finally {
-			connection.setAutoCommit(true);
-		}
-	}
-
-	/**
 	 * Raises the epoch and records this instance as leader, in one transaction on the connection
 	 * that holds the lock. The previous leader's writer sessions are ended first, so a transaction it
 	 * left open (a stalled process keeps its connections) cannot hold row locks the new leader needs;
@@ -293,9 +263,9 @@ public final class Leadership {
 	private LeaderTerm takeOver(Connection connection) throws SQLException {
 		connection.setAutoCommit(false);
 		try {
-			LeaderTable.Lease previous = readLocked(connection, true);
-			if (sameServer(connection, previous)) {
-				endWriters(connection, previous, LeaderTable.sessionId(connection));
+			LeaderTable.Lease previous = this.stalled.readLocked(connection, true);
+			if (StalledLeader.sameServer(connection, previous)) {
+				this.stalled.endWriters(connection, previous, LeaderTable.sessionId(connection));
 			}
 			Long started = LeaderTable.serverStarted(connection);
 			long epoch = previous.epoch() + 1;
@@ -313,77 +283,6 @@ public final class Leadership {
 		}
 		finally {
 			connection.setAutoCommit(true);
-		}
-	}
-
-	/**
-	 * Reads the row and locks it. A writer of a leader that stalled between proving its term and
-	 * committing holds a shared lock on the row for as long as it stalls: when the lock wait times
-	 * out, that leader's writer sessions are ended (which rolls their transactions back) and the read
-	 * is tried once more, provided its lease has lapsed or this instance holds the lock already.
-	 */
-	private LeaderTable.Lease readLocked(Connection connection, boolean lockHeld) throws SQLException {
-		try {
-			return this.table.read(connection, true);
-		}
-		catch (SQLException ex) {
-			if (ex.getErrorCode() != ER_LOCK_WAIT_TIMEOUT) {
-				throw ex;
-			}
-			LeaderTable.Lease seen = this.table.read(connection, false);
-			if (!(lockHeld || seen.lapsed()) || !sameServer(connection, seen)) {
-				throw ex;
-			}
-			logger.warn("The leader row of pipeline {} stays locked, by a writer of {} that stalled before committing; "
-					+ "ending its writer sessions", this.table.pipeline(), seen.holder());
-			endWriters(connection, seen, LeaderTable.sessionId(connection));
-			return this.table.read(connection, true);
-		}
-	}
-
-	/** Whether the sessions {@code lease} records are of this server's run: ids start again after a restart. */
-	private static boolean sameServer(Connection connection, LeaderTable.Lease lease) throws SQLException {
-		Long started = LeaderTable.serverStarted(connection);
-		return started != null && lease.serverStarted() != null && Math.abs(started - lease.serverStarted()) <= 2;
-	}
-
-	/**
-	 * Ends the previous leader's writer sessions. One that cannot be ended (another account, without
-	 * the privilege) does not stop the takeover: the epoch refuses its commit all the same, and its
-	 * row locks last only until its transaction ends.
-	 */
-	private void endWriters(Connection connection, LeaderTable.Lease previous, long self) throws SQLException {
-		for (long writer : previous.writerSessions()) {
-			if (writer == self) {
-				continue;
-			}
-			try {
-				kill(connection, writer, "a writer session of " + previous.holder());
-			}
-			catch (SQLException ex) {
-				if (ex.getErrorCode() != ER_KILL_DENIED) {
-					throw ex;
-				}
-				logger.warn("{}; a transaction it left open keeps its row locks until it ends", ex.getMessage());
-			}
-		}
-	}
-
-	private void kill(Connection connection, long session, String whose) throws SQLException {
-		try (Statement statement = connection.createStatement()) {
-			statement.execute("KILL CONNECTION " + session);
-		}
-		catch (SQLException ex) {
-			if (ex.getErrorCode() == ER_NO_SUCH_THREAD) {
-				return;
-			}
-			if (ex.getErrorCode() == ER_KILL_DENIED) {
-				throw new SQLException("Cannot end session " + session + " (" + whose + ") to take over: the target "
-						+ "user may end only its own sessions. Use the same target user on every instance, or grant "
-						+ "this one CONNECTION_ADMIN (MySQL 8) or CONNECTION ADMIN (MariaDB 10.5+; SUPER before)",
-						ex.getSQLState(), ex.getErrorCode(), ex);
-			}
-			throw ex;
 		}
 	}
 

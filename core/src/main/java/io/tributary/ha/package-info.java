@@ -10,7 +10,8 @@
  * the lock's session ({@code KILL CONNECTION}), takes the lock, ends the old writer sessions and
  * raises the epoch in one transaction ({@link io.tributary.ha.Leadership}). A writer stalled between
  * proving its term and committing keeps the leader row locked; a standby whose locking read of the
- * row times out ends that leader's writer sessions first, once the lease has lapsed.
+ * row times out ends that leader's writer sessions first, once the lease has lapsed. Ending those
+ * sessions, and checking they belong to the same server run, is {@code StalledLeader}'s job.
  *
  * <p>Invariants:
  * <ul>

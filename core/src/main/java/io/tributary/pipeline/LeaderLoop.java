@@ -16,12 +16,12 @@ import io.tributary.status.PipelineStatus;
  */
 final class LeaderLoop {
 
-	private final Pipeline pipeline;
+	private final CurrentRun runs;
 
 	private final Leadership leadership;
 
-	LeaderLoop(Pipeline pipeline, Leadership leadership) {
-		this.pipeline = pipeline;
+	LeaderLoop(CurrentRun runs, Leadership leadership) {
+		this.runs = runs;
 		this.leadership = leadership;
 	}
 
@@ -36,21 +36,21 @@ final class LeaderLoop {
 
 	void run() {
 		String lastLoss = null;
-		while (!this.pipeline.stopping()) {
-			ReplicationRun standby = this.pipeline.newRun(TargetFence.NONE);
+		while (!this.runs.stopping()) {
+			ReplicationRun standby = this.runs.newRun(TargetFence.NONE);
 			standby.runtime.state = PipelineStatus.State.STANDBY;
 			standby.runtime.lastError = lastLoss;
-			this.pipeline.publish(standby);
+			this.runs.publish(standby);
 			if (lastLoss != null) {
 				this.leadership.standBack();
 			}
-			LeaderTerm term = this.leadership.acquire(this.pipeline::stopping);
+			LeaderTerm term = this.leadership.acquire(this.runs::stopping);
 			if (term == null) {
 				break;
 			}
-			ReplicationRun run = this.pipeline.newRun(term);
+			ReplicationRun run = this.runs.newRun(term);
 			run.runtime.state = PipelineStatus.State.STARTING;
-			this.pipeline.publish(run);
+			this.runs.publish(run);
 			term.onLoss(run.runtime::wake);
 			if (run.run() != ReplicationRun.End.LOST) {
 				// Stopped or failed: another instance may take over at once.
@@ -59,7 +59,7 @@ final class LeaderLoop {
 			}
 			lastLoss = run.runtime.lastError;
 		}
-		this.pipeline.current().runtime.state = PipelineStatus.State.STOPPED;
+		this.runs.get().runtime.state = PipelineStatus.State.STOPPED;
 	}
 
 }

@@ -16,7 +16,6 @@ import io.tributary.checkpoint.CheckpointStore;
 import io.tributary.checkpoint.JdbcCheckpointStore;
 import io.tributary.copy.Copier;
 import io.tributary.ha.Leadership;
-import io.tributary.ha.TargetFence;
 import io.tributary.source.Position;
 import io.tributary.source.TableId;
 import io.tributary.source.binlog.BinlogChangeSource;
@@ -55,27 +54,10 @@ public final class Pipeline implements AutoCloseable {
 
 	private final PipelineSettings settings;
 
-	private final DataSource source;
-
-	private final DataSource target;
-
-	private final CheckpointStore checkpoints;
-
 	/** Competes with the other instances of this pipeline; {@code null} without HA. */
 	private Leadership leadership;
 
-	/** The run the pipeline's calls go to: the one replicating, or the idle one of a standby. */
-	private volatile ReplicationRun current;
-
-	private volatile Copier.ChunkObserver chunkObserver;
-
-	private volatile ConfirmObserver confirmObserver;
-
-	private volatile ApplyObserver applyObserver;
-
-	private volatile boolean stopping;
-
-	private volatile Instant startedAt;
+	private final CurrentRun runs;
 
 	private Thread controlThread;
 
@@ -102,62 +84,30 @@ public final class Pipeline implements AutoCloseable {
 	 */
 	public Pipeline(PipelineSettings settings, DataSource source, DataSource target, CheckpointStore checkpoints) {
 		this.settings = settings;
-		this.source = source;
-		this.target = target;
-		this.checkpoints = checkpoints;
 		this.leadership = settings.ha().enabled()
 				? new Leadership(target, settings.checkpointTable(), settings.name(), settings.ha()) : null;
-		this.current = newRun(TargetFence.NONE);
+		this.runs = new CurrentRun(settings, source, target, checkpoints);
 	}
 
 	/** Sets an observer on every snapshot's chunks; call before {@link #start()}. */
 	void observeChunks(Copier.ChunkObserver observer) {
-		this.chunkObserver = observer;
-		this.current.runtime.chunkObserver = observer;
+		this.runs.observeChunks(observer);
 	}
 
 	/** Sets an observer on every position the catch-up loop confirms. */
 	void observeConfirms(ConfirmObserver observer) {
-		this.confirmObserver = observer;
-		this.current.runtime.confirmObserver = observer;
+		this.runs.observeConfirms(observer);
 	}
 
 	/** Sets an observer that sees each drain of a table just before it is applied. */
 	void observeApplies(ApplyObserver observer) {
-		this.applyObserver = observer;
-		this.current.runtime.applyObserver = observer;
+		this.runs.observeApplies(observer);
 	}
 
 	/** Holds the leader lock on a connection of {@code pool} rather than the target's; call before {@link #start()}. */
 	void holdLeaderLockOn(DataSource pool) {
 		this.leadership = new Leadership(pool, this.settings.checkpointTable(), this.settings.name(),
 				this.settings.ha());
-	}
-
-	/** Builds the parts of a run whose writes prove {@code fence}. */
-	ReplicationRun newRun(TargetFence fence) {
-		ReplicationRun run = new ReplicationRun(this.settings, this.source, this.target, this.checkpoints, fence);
-		run.runtime.chunkObserver = this.chunkObserver;
-		run.runtime.confirmObserver = this.confirmObserver;
-		run.runtime.applyObserver = this.applyObserver;
-		run.runtime.startedAt = this.startedAt;
-		return run;
-	}
-
-	/** Makes {@code run} the one the pipeline's calls go to; a run published during a stop stops. */
-	void publish(ReplicationRun run) {
-		this.current = run;
-		if (this.stopping) {
-			run.runtime.stopRequested = true;
-		}
-	}
-
-	ReplicationRun current() {
-		return this.current;
-	}
-
-	boolean stopping() {
-		return this.stopping;
 	}
 
 	/**
@@ -168,11 +118,9 @@ public final class Pipeline implements AutoCloseable {
 		if (this.controlThread != null) {
 			throw new IllegalStateException("Pipeline " + this.settings.name() + " was already started");
 		}
-		this.startedAt = Instant.now();
-		ReplicationRun run = this.current;
-		run.runtime.startedAt = this.startedAt;
+		ReplicationRun run = this.runs.startAt(Instant.now());
 		run.runtime.state = (this.leadership != null) ? PipelineStatus.State.STANDBY : PipelineStatus.State.STARTING;
-		Runnable body = (this.leadership != null) ? new LeaderLoop(this, this.leadership)::run : run::run;
+		Runnable body = (this.leadership != null) ? new LeaderLoop(this.runs, this.leadership)::run : run::run;
 		this.controlThread = new Thread(body, "tributary-pipeline-" + this.settings.name());
 		this.controlThread.setDaemon(true);
 		this.controlThread.start();
@@ -185,10 +133,10 @@ public final class Pipeline implements AutoCloseable {
 
 	/** Returns the oldest position any active table would resume from. */
 	public Position confirmed() {
-		return this.current.runtime.confirmed();
+		return current().runtime.confirmed();
 	}
 
-/**
+	/**
 	 * Waits until every change the source had written when this method was called is applied:
 	 * captures the source head, then waits for the confirmed position to reach it.
 	 * @param timeout how long to wait
@@ -197,7 +145,7 @@ public final class Pipeline implements AutoCloseable {
 	 * @throws InterruptedException when interrupted
 	 */
 	public void awaitCaughtUp(Duration timeout) throws TimeoutException, SQLException, InterruptedException {
-		this.current.flushes.awaitCaughtUp(timeout);
+		current().flushes.awaitCaughtUp(timeout);
 	}
 
 	/**
@@ -208,7 +156,7 @@ public final class Pipeline implements AutoCloseable {
 	 * @throws InterruptedException when interrupted
 	 */
 	public void flush(Duration timeout) throws TimeoutException, InterruptedException {
-		this.current.flushes.flush(timeout);
+		current().flushes.flush(timeout);
 	}
 
 	/**
@@ -216,7 +164,7 @@ public final class Pipeline implements AutoCloseable {
 	 * who asked ({@code null} when unknown).
 	 */
 	public void flush(Duration timeout, String requestedBy) throws TimeoutException, InterruptedException {
-		this.current.flushes.flush(timeout, requestedBy);
+		current().flushes.flush(timeout, requestedBy);
 	}
 
 	/**
@@ -224,7 +172,7 @@ public final class Pipeline implements AutoCloseable {
 	 * delivered one.
 	 */
 	public boolean allChangesFlushed() {
-		return this.current.flushes.allChangesFlushed();
+		return current().flushes.allChangesFlushed();
 	}
 
 	/**
@@ -242,7 +190,7 @@ public final class Pipeline implements AutoCloseable {
 	 * @throws Exception what the callback threw, a {@link TimeoutException}, or a database error
 	 */
 	public <T> T flushUnderLock(TableId table, Duration timeout, Callable<T> whileLocked) throws Exception {
-		return this.current.flushes.flushUnderLock(table, timeout, whileLocked);
+		return current().flushes.flushUnderLock(table, timeout, whileLocked);
 	}
 
 	/**
@@ -266,8 +214,8 @@ public final class Pipeline implements AutoCloseable {
 	 * unknown).
 	 */
 	public CompletableFuture<TableStatus.Checksum> checksum(TableId table, String requestedBy) {
-		CompletableFuture<TableStatus.Checksum> pass = this.current.checksums.request(table);
-		this.current.runtime.requireTable(table).recordAction("checksum", "comparing source and target", requestedBy);
+		CompletableFuture<TableStatus.Checksum> pass = current().checksums.request(table);
+		current().runtime.requireTable(table).recordAction("checksum", "comparing source and target", requestedBy);
 		return pass;
 	}
 
@@ -283,12 +231,12 @@ public final class Pipeline implements AutoCloseable {
 	 * failed, snapshotting or not started
 	 */
 	public void pause(TableId table) {
-		this.current.control.pause(table, null);
+		current().control.pause(table, null);
 	}
 
 	/** As {@link #pause(TableId)}, naming who asked ({@code null} when unknown) in its last action. */
 	public void pause(TableId table, String requestedBy) {
-		this.current.control.pause(table, requestedBy);
+		current().control.pause(table, requestedBy);
 	}
 
 	/**
@@ -303,12 +251,12 @@ public final class Pipeline implements AutoCloseable {
 	 * @throws SQLException when the source cannot be asked for its binary logs
 	 */
 	public void resume(TableId table) throws SQLException {
-		this.current.control.resume(table, null);
+		current().control.resume(table, null);
 	}
 
 	/** As {@link #resume(TableId)}, naming who asked ({@code null} when unknown) in its last action. */
 	public void resume(TableId table, String requestedBy) throws SQLException {
-		this.current.control.resume(table, requestedBy);
+		current().control.resume(table, requestedBy);
 	}
 
 	/**
@@ -324,12 +272,12 @@ public final class Pipeline implements AutoCloseable {
 	 * {@link Phase#FAILED} with the reason
 	 */
 	public void resnapshot(TableId table) throws SQLException {
-		this.current.control.resnapshot(table, null);
+		current().control.resnapshot(table, null);
 	}
 
 	/** As {@link #resnapshot(TableId)}, naming who asked ({@code null} when unknown) in its last action. */
 	public void resnapshot(TableId table, String requestedBy) throws SQLException {
-		this.current.control.resnapshot(table, requestedBy);
+		current().control.resnapshot(table, requestedBy);
 	}
 
 	/**
@@ -342,12 +290,12 @@ public final class Pipeline implements AutoCloseable {
 	 * @throws SQLException when a database cannot be read; the table stays {@link Phase#FAILED}
 	 */
 	public void restart(TableId table) throws SQLException {
-		this.current.control.restart(table, null);
+		current().control.restart(table, null);
 	}
 
 	/** As {@link #restart(TableId)}, naming who asked ({@code null} when unknown) in its last action. */
 	public void restart(TableId table, String requestedBy) throws SQLException {
-		this.current.control.restart(table, requestedBy);
+		current().control.restart(table, requestedBy);
 	}
 
 	/**
@@ -357,19 +305,19 @@ public final class Pipeline implements AutoCloseable {
 	 * @throws IllegalArgumentException when the table is not replicated by this pipeline
 	 */
 	public TableDetail detail(TableId table) {
-		PipelineRuntime run = this.current.runtime;
+		PipelineRuntime run = current().runtime;
 		BinlogChangeSource reader = run.reader;
 		return run.requireTable(table).detail(reader.delivered(), reader.rowEvents(table));
 	}
 
 	/** Returns a snapshot of the pipeline's state. */
 	public PipelineStatus status() {
-		ReplicationRun run = this.current;
+		ReplicationRun run = current();
 		if (this.leadership == null) {
-			return run.status(null, this.startedAt, null);
+			return run.status(null, this.runs.startedAt(), null);
 		}
 		String error = (run.runtime.state == PipelineStatus.State.STANDBY) ? this.leadership.lastError() : null;
-		return run.status(LeaderLoop.describe(this.leadership, run), this.startedAt, error);
+		return run.status(LeaderLoop.describe(this.leadership, run), this.runs.startedAt(), error);
 	}
 
 	/**
@@ -391,12 +339,12 @@ public final class Pipeline implements AutoCloseable {
 		Thread thread;
 		synchronized (this) {
 			thread = this.controlThread;
-			if (thread == null || this.stopping) {
+			if (thread == null || this.runs.stopping()) {
 				return;
 			}
-			this.stopping = true;
+			this.runs.stop();
 		}
-		PipelineRuntime run = this.current.runtime;
+		PipelineRuntime run = current().runtime;
 		run.stopDeadlineNanos = System.nanoTime() + timeout.toNanos();
 		run.state = PipelineStatus.State.STOPPING;
 		run.stopRequested = true;
@@ -418,6 +366,10 @@ public final class Pipeline implements AutoCloseable {
 			logger.warn("Pipeline {} did not stop within {}; changes not yet checkpointed are read again on the next "
 					+ "start", this.settings.name(), timeout);
 		}
+	}
+
+	private ReplicationRun current() {
+		return this.runs.get();
 	}
 
 	/** Sees what each cycle confirmed for a table and the two positions it was bounded by. */

@@ -12,8 +12,9 @@
  * {@code TableTimeline} its recent events (phase changes, actions and who asked, waits for buffer
  * room, failed flushes, schema changes, checksum results), at most 200 a table.
  * {@code ReplicationRun} holds these parts for one run: the pipeline's whole life without HA, one
- * term of leadership with it; {@code LeaderLoop} waits as a standby, runs a term while leading and
- * goes back to standby when the term is lost.
+ * term of leadership with it; {@code CurrentRun} holds the run the facade's calls go to and makes
+ * the next one with the same observers; {@code LeaderLoop} waits as a standby, runs a term while
+ * leading and goes back to standby when the term is lost.
  *
  * <p>Invariant (HA): a run writes rows and checkpoints only through its term's fence, loads the
  * checkpoints only after it leads, and once its term is lost applies nothing more.

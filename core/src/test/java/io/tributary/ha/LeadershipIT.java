@@ -59,6 +59,17 @@ class LeadershipIT {
 
 	private TableId checkpoints;
 
+	/** The first leader's pool, which a test stalls as a process stopped at that instant would be. */
+	private StallingDataSource stalling;
+
+	/** The pool the first leader writes rows and checkpoints with. */
+	private HikariDataSource writers;
+
+	/** The term of the first leader, which the standby takes over from. */
+	private LeaderTerm firstTerm;
+
+	private Leadership standby;
+
 	@BeforeEach
 	void schema(TestDatabase database) {
 		this.db = database;
@@ -94,20 +105,18 @@ class LeadershipIT {
 
 	@Test
 	void aStalledLeaderIsTakenOverOnceItsLeaseLapsesOnTheTargetsClock() throws Exception {
-		StallingDataSource stalling = new StallingDataSource(pool());
-		Leadership first = instance(stalling);
-		Leadership second = instance(pool());
-		LeaderTerm stale = lead(first, WAIT);
-		stalling.stall();
+		leaderAndStandby();
+		LeaderTerm stale = this.firstTerm;
+		this.stalling.stall();
 		long started = System.nanoTime();
-		LeaderTerm next = lead(second, WAIT);
+		LeaderTerm next = lead(this.standby, WAIT);
 		Duration takeover = Duration.ofNanos(System.nanoTime() - started);
 		// The lease lapses a lease after the last renewal, which came at most a third of it before the stall.
 		assertThat(takeover).isGreaterThan(FAST.lease().minus(FAST.renewEvery()).minusMillis(200))
 			.isLessThan(FAST.lease().plus(FAST.pollInterval()).plusSeconds(3));
 		assertThat(next.epoch()).isEqualTo(stale.epoch() + 1);
 		assertThat(stale.lost()).as("the stalled leader cannot know yet").isFalse();
-		stalling.resume();
+		this.stalling.resume();
 		Await.until("the stalled leader notices", WAIT, stale::lost);
 		assertThat(stale.lossReason()).contains("connection holding the leader lock is gone");
 		assertThat(next.lost()).isFalse();
@@ -115,18 +124,14 @@ class LeadershipIT {
 
 	@Test
 	void writesOfALostTermAreRefusedAtCommit() throws Exception {
-		StallingDataSource stalling = new StallingDataSource(pool());
-		HikariDataSource writers = pool();
-		Leadership first = instance(stalling);
-		Leadership second = instance(pool());
-		this.db.server().execute(this.schema, "CREATE TABLE t (id INT PRIMARY KEY, v INT NOT NULL)");
-		TableId table = new TableId(this.schema, "t");
-		LeaderTerm stale = lead(first, WAIT);
-		JdbcReplaceApplier staleRows = applier(writers, table, stale);
-		JdbcCheckpointStore staleCheckpoints = checkpointStore(writers).fencedBy(stale);
+		leaderAndStandby();
+		TableId table = table("t");
+		LeaderTerm stale = this.firstTerm;
+		JdbcReplaceApplier staleRows = applier(this.writers, table, stale);
+		JdbcCheckpointStore staleCheckpoints = checkpointStore(this.writers).fencedBy(stale);
 		staleRows.upsert(List.<Object[]>of(new Object[] { 1, 1 }));
 		staleCheckpoints.save(List.of(checkpoint(table, 100)));
-		try (Connection connection = writers.getConnection()) {
+		try (Connection connection = this.writers.getConnection()) {
 			connection.setAutoCommit(true);
 			assertThatThrownBy(() -> FencedTransaction.run(connection, stale, (c) -> {
 				try (Statement statement = c.createStatement()) {
@@ -134,10 +139,10 @@ class LeadershipIT {
 				}
 				// The leader stalls here, with its transaction open; another instance takes over
 				// without ending this writer's session, as when it may not.
-				stalling.stall();
+				this.stalling.stall();
 				this.db.server().execute(this.schema, "UPDATE " + LeaderTable.tableFor(this.checkpoints).table()
 						+ " SET writer_sessions = NULL");
-				lead(second, WAIT);
+				lead(this.standby, WAIT);
 			})).isInstanceOf(FencedOutException.class).hasMessageContaining("no longer leads");
 		}
 		assertThat(value(table, 2)).as("row written by the stale transaction").isNull();
@@ -148,40 +153,23 @@ class LeadershipIT {
 		assertThatThrownBy(() -> staleCheckpoints.save(List.of(checkpoint(table, 50))))
 			.hasRootCauseInstanceOf(FencedOutException.class);
 		assertThat(value(table, 1)).as("the newer image").isEqualTo(2);
-		assertThat(checkpointStore(writers).load().get(table).position()).isEqualTo(Position.of("b.000001", 100));
-		stalling.resume();
+		assertThat(checkpointStore(this.writers).load().get(table).position()).isEqualTo(Position.of("b.000001", 100));
+		this.stalling.resume();
 	}
 
 	@Test
 	void aTakeoverEndsTheOpenTransactionOfAStalledLeaderSoItsRowLocksGo() throws Exception {
-		StallingDataSource stalling = new StallingDataSource(pool());
-		HikariDataSource writers = pool();
-		Leadership first = instance(stalling);
-		Leadership second = instance(pool());
-		this.db.server().execute(this.schema, "CREATE TABLE u (id INT PRIMARY KEY, v INT NOT NULL)",
-				"INSERT INTO u VALUES (1, 0)");
-		TableId table = new TableId(this.schema, "u");
-		LeaderTerm stale = lead(first, WAIT);
+		leaderAndStandby();
+		TableId table = table("u", "(1, 0)");
 		CountDownLatch written = new CountDownLatch(1);
 		CountDownLatch wake = new CountDownLatch(1);
-		CompletableFuture<Void> staleWrite = CompletableFuture.runAsync(() -> {
-			try (Connection connection = writers.getConnection()) {
-				connection.setAutoCommit(true);
-				FencedTransaction.run(connection, stale, (c) -> {
-					try (Statement statement = c.createStatement()) {
-						statement.executeUpdate("UPDATE " + table.quoted() + " SET v = 1 WHERE id = 1");
-					}
-					written.countDown();
-					awaitQuietly(wake);
-				});
-			}
-			catch (SQLException ex) {
-				throw new IllegalStateException(ex);
-			}
+		CompletableFuture<Void> staleWrite = updateRowOne(table, this.firstTerm, () -> {
+			written.countDown();
+			awaitQuietly(wake);
 		});
 		assertThat(written.await(30, TimeUnit.SECONDS)).isTrue();
-		stalling.stall();
-		LeaderTerm next = lead(second, WAIT);
+		this.stalling.stall();
+		LeaderTerm next = lead(this.standby, WAIT);
 		long started = System.nanoTime();
 		applier(pool(), table, next).upsert(List.<Object[]>of(new Object[] { 1, 2 }));
 		assertThat(Duration.ofNanos(System.nanoTime() - started)).as("the new leader's write of the locked row")
@@ -191,19 +179,14 @@ class LeadershipIT {
 		assertThatThrownBy(() -> staleWrite.get(30, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
 			.satisfies((ex) -> assertThat(causes(ex)).anyMatch(SQLException.class::isInstance));
 		assertThat(value(table, 1)).isEqualTo(2);
-		stalling.resume();
+		this.stalling.resume();
 	}
 
 	@Test
 	void aStandbyTakesOverFromALeaderStalledBetweenProvingItsTermAndCommitting() throws Exception {
-		StallingDataSource stalling = new StallingDataSource(pool());
-		HikariDataSource writers = pool();
-		Leadership first = instance(stalling);
-		Leadership second = instance(pool());
-		this.db.server().execute(this.schema, "CREATE TABLE w (id INT PRIMARY KEY, v INT NOT NULL)",
-				"INSERT INTO w VALUES (1, 0)");
-		TableId table = new TableId(this.schema, "w");
-		LeaderTerm stale = lead(first, WAIT);
+		leaderAndStandby();
+		TableId table = table("w", "(1, 0)");
+		LeaderTerm stale = this.firstTerm;
 		CountDownLatch verified = new CountDownLatch(1);
 		CountDownLatch wake = new CountDownLatch(1);
 		// The leader's writer proves its term, which holds a shared lock on the leader row until the
@@ -233,30 +216,59 @@ class LeadershipIT {
 			}
 
 		};
-		CompletableFuture<Void> staleWrite = CompletableFuture.runAsync(() -> {
-			try (Connection connection = writers.getConnection()) {
-				connection.setAutoCommit(true);
-				FencedTransaction.run(connection, stallsAfterVerify, (c) -> {
-					try (Statement statement = c.createStatement()) {
-						statement.executeUpdate("UPDATE " + table.quoted() + " SET v = 1 WHERE id = 1");
-					}
-				});
-			}
-			catch (SQLException ex) {
-				throw new IllegalStateException(ex);
-			}
+		CompletableFuture<Void> staleWrite = updateRowOne(table, stallsAfterVerify, () -> {
 		});
 		assertThat(verified.await(30, TimeUnit.SECONDS)).isTrue();
-		stalling.stall();
+		this.stalling.stall();
 		long started = System.nanoTime();
-		LeaderTerm next = lead(second, WAIT);
+		LeaderTerm next = lead(this.standby, WAIT);
 		assertThat(Duration.ofNanos(System.nanoTime() - started)).as("takeover")
 			.isLessThan(FAST.lease().plus(FAST.pollInterval()).plusSeconds(5));
 		applier(pool(), table, next).upsert(List.<Object[]>of(new Object[] { 1, 2 }));
 		wake.countDown();
 		assertThatThrownBy(() -> staleWrite.get(30, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class);
 		assertThat(value(table, 1)).isEqualTo(2);
-		stalling.resume();
+		this.stalling.resume();
+	}
+
+	/** Makes the first instance lead on a pool that can be stalled, with a second one as its standby. */
+	private void leaderAndStandby() {
+		this.stalling = new StallingDataSource(pool());
+		this.writers = pool();
+		this.firstTerm = lead(instance(this.stalling), WAIT);
+		this.standby = instance(pool());
+	}
+
+	/** Creates a table {@code (id, v)} in the test's schema holding {@code rows}, such as {@code "(1, 0)"}. */
+	private TableId table(String name, String... rows) {
+		List<String> statements = new ArrayList<>();
+		statements.add("CREATE TABLE " + name + " (id INT PRIMARY KEY, v INT NOT NULL)");
+		for (String row : rows) {
+			statements.add("INSERT INTO " + name + " VALUES " + row);
+		}
+		this.db.server().execute(this.schema, statements.toArray(String[]::new));
+		return new TableId(this.schema, name);
+	}
+
+	/**
+	 * Sets {@code v = 1} in row 1 on a writer connection, in one transaction fenced by {@code fence},
+	 * on another thread; {@code afterUpdate} runs inside the transaction after the update.
+	 */
+	private CompletableFuture<Void> updateRowOne(TableId table, TargetFence fence, Runnable afterUpdate) {
+		return CompletableFuture.runAsync(() -> {
+			try (Connection connection = this.writers.getConnection()) {
+				connection.setAutoCommit(true);
+				FencedTransaction.run(connection, fence, (c) -> {
+					try (Statement statement = c.createStatement()) {
+						statement.executeUpdate("UPDATE " + table.quoted() + " SET v = 1 WHERE id = 1");
+					}
+					afterUpdate.run();
+				});
+			}
+			catch (SQLException ex) {
+				throw new IllegalStateException(ex);
+			}
+		});
 	}
 
 	private Leadership instance(DataSource pool) {

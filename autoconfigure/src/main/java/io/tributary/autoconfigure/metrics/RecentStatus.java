@@ -5,6 +5,7 @@ import java.util.function.Supplier;
 import io.tributary.autoconfigure.TributaryPipelines;
 import io.tributary.pipeline.Pipeline;
 import io.tributary.status.PipelineStatus;
+import io.tributary.status.TableStatus;
 
 /**
  * The status of one pipeline, found by name at each read and read again once the last reading is
@@ -38,6 +39,25 @@ final class RecentStatus implements Supplier<PipelineStatus> {
 			this.last = reading;
 		}
 		return reading.status();
+	}
+
+	/**
+	 * Returns the status of one of the pipeline's tables, found by its source name at each read from
+	 * this pipeline's recent status; it reads {@code null} when the pipeline or the table is gone.
+	 */
+	Supplier<TableStatus> table(String table) {
+		return () -> {
+			PipelineStatus status = get();
+			if (status == null) {
+				return null;
+			}
+			for (TableStatus candidate : status.tables()) {
+				if (candidate.name().equals(table)) {
+					return candidate;
+				}
+			}
+			return null;
+		};
 	}
 
 	private record Reading(PipelineStatus status, long at) {

@@ -2,6 +2,7 @@ package io.tributary.autoconfigure.metrics;
 
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -18,7 +19,7 @@ final class TableMeters {
 	private TableMeters() {
 	}
 
-	static void register(MeterRegistry registry, TableReading status, String pipeline, String table) {
+	static void register(MeterRegistry registry, Supplier<TableStatus> status, String pipeline, String table) {
 		StatusMeters<TableStatus> meters = new StatusMeters<>(registry, status,
 				Tags.of("pipeline", pipeline, "table", table));
 		for (TableStatus.Phase phase : TableStatus.Phase.values()) {

@@ -3,6 +3,7 @@ package io.tributary.autoconfigure.metrics;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -27,7 +28,7 @@ public class TributaryMetrics implements MeterBinder {
 	 */
 	private final Map<String, RecentStatus> pipelineReadings = new ConcurrentHashMap<>();
 
-	private final Map<List<String>, TableReading> tableReadings = new ConcurrentHashMap<>();
+	private final Map<List<String>, Supplier<TableStatus>> tableReadings = new ConcurrentHashMap<>();
 
 	/**
 	 * Creates the binder of some pipelines' meters.
@@ -46,8 +47,8 @@ public class TributaryMetrics implements MeterBinder {
 			PipelineMeters.register(registry, status, name);
 			PipelineStatus current = pipeline.status();
 			for (TableStatus table : current.tables()) {
-				TableReading reading = this.tableReadings.computeIfAbsent(List.of(name, table.name()),
-						(key) -> new TableReading(status, table.name()));
+				Supplier<TableStatus> reading = this.tableReadings.computeIfAbsent(List.of(name, table.name()),
+						(key) -> status.table(table.name()));
 				TableMeters.register(registry, reading, name, table.name());
 			}
 		}

@@ -281,21 +281,8 @@ public final class BinlogChangeSource implements AutoCloseable {
 	}
 
 	private BinaryLogClient newClient(Position from) {
-		BinaryLogClient next = new BinaryLogClient(this.settings.host(), this.settings.port(), this.settings.username(),
-				this.settings.password());
-		next.setServerId(this.settings.serverId());
-		next.setBinlogFilename(from.file());
-		next.setBinlogPosition(from.offset());
-		if (this.boundaries.resumesByGtid(from)) {
-			// MySQL sends what the set lacks, MariaDB what follows each domain's GTID: both survive a failover.
-			next.setGtidSet(from.gtids());
-		}
-		next.setKeepAlive(false);
-		SourceTls.configure(next, this.settings);
-		next.setConnectTimeout(this.settings.connectTimeout().toMillis());
-		// Heartbeats are what moves the delivered position of an idle source to its head.
-		next.setHeartbeatInterval(this.settings.heartbeatInterval().toMillis());
-		next.setEventDeserializer(StreamDeserializer.create(this.rows));
+		BinaryLogClient next = ConnectionOptions.client(this.settings, from, this.boundaries.resumesByGtid(from),
+				StreamDeserializer.create(this.rows));
 		next.registerEventListener(this::onEvent);
 		next.registerLifecycleListener(new BinaryLogClient.AbstractLifecycleListener() {
 

@@ -1,11 +1,12 @@
 /**
  * The binlog change source: one replication connection per source server, shared by all its
  * tables, decoding row images only for subscribed tables. {@code BinlogChangeSource} owns the
- * connection and reconnects; {@code TransactionBoundaries} follows the stream and keeps the
- * delivered position; {@code RowEventDispatch} turns row events and schema statements into calls
- * of the change handler; {@code StreamDeserializer} decides what gets decoded; {@code ReadCounters}
- * counts transactions, row changes by kind and what could not be followed, for the status, with
- * atomics and no lock.
+ * connection and reconnects, with a client {@code ConnectionOptions} makes for each connection
+ * (start by GTID or file and offset, TLS, timeouts, heartbeats); {@code TransactionBoundaries}
+ * follows the stream and keeps the delivered position; {@code RowEventDispatch} turns row events
+ * and schema statements into calls of the change handler; {@code StreamDeserializer} decides what
+ * gets decoded; {@code ReadCounters} counts transactions, row changes by kind and what could not be
+ * followed, for the status, with atomics and no lock.
  *
  * <p>Invariants: the delivered position moves only at transaction boundaries; a heartbeat moves it
  * only while nothing of a transaction is half read, only forward and only within the file being

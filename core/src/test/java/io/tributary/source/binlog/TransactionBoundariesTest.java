@@ -45,8 +45,7 @@ class TransactionBoundariesTest {
 	@Test
 	void heartbeatBeforeTheConnectionNamedItsFileIsIgnored() {
 		Position from = Position.of(FILE, 500, UUID + ":1-10");
-		this.boundaries.startAt(from);
-		this.boundaries.connecting(from);
+		startAndConnect(from);
 		heartbeat(FILE, 2_968);
 		assertThat(this.boundaries.delivered()).isEqualTo(from);
 	}
@@ -83,8 +82,7 @@ class TransactionBoundariesTest {
 	@Test
 	void heartbeatAfterARotationReachesTheNewFilesHead() {
 		Position from = Position.of(FILE, 2_000, "0-1-12");
-		this.boundaries.startAt(from);
-		this.boundaries.connecting(from);
+		startAndConnect(from);
 		rotate(FILE, 2_000);
 		rotate("binlog.000002", 4);
 		assertThat(this.boundaries.delivered()).hasToString("binlog.000002:4|0-1-12");
@@ -118,14 +116,7 @@ class TransactionBoundariesTest {
 		this.boundaries.connecting(from);
 		assertThat(this.boundaries.connectedTo(2)).as("by GTID, any server of the topology will do").isNull();
 		rotate(FILE, 4);
-		MariadbGtidEventData gtid = new MariadbGtidEventData();
-		gtid.setDomainId(0);
-		gtid.setSequence(11);
-		EventHeaderV4 header = new EventHeaderV4();
-		header.setEventType(EventType.MARIADB_GTID);
-		header.setServerId(2);
-		header.setNextPosition(2_100);
-		this.boundaries.handle(header, gtid);
+		mariaDbGtid(2, 11, 2_100, 0);
 		event(EventType.XID, 2_300, null);
 		assertThat(this.boundaries.delivered()).hasToString(FILE + ":2300#2|0-2-11");
 	}
@@ -135,20 +126,11 @@ class TransactionBoundariesTest {
 		// MariaDB positions a GTID connection without heartbeats: after its ROTATE to offset 4 the
 		// first transaction's own GTID event is the first true boundary, and its changes resume there.
 		Position from = Position.of(FILE, 50_548, "0-1-103", 1);
-		this.boundaries.startAt(from);
-		this.boundaries.connecting(from);
+		startAndConnect(from);
 		this.boundaries.connectedTo(1);
 		rotate(FILE, 4);
 		assertThat(this.boundaries.delivered().offset()).isEqualTo(4);
-		MariadbGtidEventData gtid = new MariadbGtidEventData();
-		gtid.setDomainId(0);
-		gtid.setSequence(104);
-		EventHeaderV4 header = new EventHeaderV4();
-		header.setEventType(EventType.MARIADB_GTID);
-		header.setServerId(1);
-		header.setNextPosition(50_600);
-		header.setEventLength(52);
-		this.boundaries.handle(header, gtid);
+		mariaDbGtid(1, 104, 50_600, 52);
 		assertThat(this.boundaries.delivered()).as("where the changes of this transaction resume from")
 			.hasToString(FILE + ":50548#1|0-1-103");
 		event(EventType.XID, 50_800, null);
@@ -182,6 +164,11 @@ class TransactionBoundariesTest {
 		rotate(FILE, 4);
 	}
 
+	private void startAndConnect(Position from) {
+		this.boundaries.startAt(from);
+		this.boundaries.connecting(from);
+	}
+
 	private void rotate(String file, long position) {
 		RotateEventData rotate = new RotateEventData();
 		rotate.setBinlogFilename(file);
@@ -194,11 +181,24 @@ class TransactionBoundariesTest {
 	}
 
 	private void event(EventType type, long nextPosition, EventData data) {
+		this.boundaries.handle(header(type, 0, nextPosition, 0), data);
+	}
+
+	/** Hands over the GTID event of a MariaDB transaction in domain 0. */
+	private void mariaDbGtid(long serverId, long sequence, long nextPosition, long length) {
+		MariadbGtidEventData gtid = new MariadbGtidEventData();
+		gtid.setDomainId(0);
+		gtid.setSequence(sequence);
+		this.boundaries.handle(header(EventType.MARIADB_GTID, serverId, nextPosition, length), gtid);
+	}
+
+	private static EventHeaderV4 header(EventType type, long serverId, long nextPosition, long length) {
 		EventHeaderV4 header = new EventHeaderV4();
 		header.setEventType(type);
+		header.setServerId(serverId);
 		header.setNextPosition(nextPosition);
-		header.setEventLength(0);
-		this.boundaries.handle(header, data);
+		header.setEventLength(length);
+		return header;
 	}
 
 	private static QueryEventData query(String sql) {
