@@ -59,8 +59,12 @@ final class StreamDeserializer {
 			@Override
 			public Event nextEvent(ByteArrayInputStream in) throws IOException {
 				Event event = super.nextEvent(in);
-				// Past the event's block, what the stream still holds: its buffer and the socket's.
-				readAll.accept(in.available() == 0);
+				// Only events that can end a transaction matter; asking the socket costs a system call.
+				EventType type = (event != null) ? event.getHeader().getEventType() : null;
+				if (type == EventType.XID || type == EventType.QUERY || type == EventType.XA_PREPARE) {
+					// Past the event's block, what the stream still holds: its buffer and the socket's.
+					readAll.accept(in.available() == 0);
+				}
 				return event;
 			}
 
