@@ -70,7 +70,7 @@ final class ConfiguredPipelines {
 				flush.getBatchRows(), flush.getBatchBytes().toBytes(), checkpoint.getInvalidBehavior(),
 				properties.getBuffer().getSoftLimit().toBytes(), flush.getMaxChanges(), flush.getConcurrency(),
 				new ChecksumSettings(checksum.isEnabled(), checksum.isFixDifferences(), checksum.getChunkRows()),
-				listener, haSettings(properties.getHa()));
+				listener, haSettings(properties.getHa()), flush.isWhenIdle());
 	}
 
 	private static HaSettings haSettings(TributaryProperties.Ha ha) {

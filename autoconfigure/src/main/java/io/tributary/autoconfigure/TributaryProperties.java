@@ -456,9 +456,25 @@ public class TributaryProperties {
 	public static class Flush {
 
 		/**
-		 * How often buffered changes are applied and the position confirmed.
+		 * How often buffered changes are applied and the position confirmed while the reader is
+		 * behind, and how long a row changed again after an early write waits (see when-idle).
 		 */
 		private Duration interval = Duration.ofMillis(250);
+
+		/**
+		 * Whether buffered changes are applied as soon as the binlog reader has read everything the
+		 * source sent, rather than only at the interval. A row changed again within the interval
+		 * still waits for it, so a hot row costs a few writes per second.
+		 */
+		private boolean whenIdle = true;
+
+		public boolean isWhenIdle() {
+			return this.whenIdle;
+		}
+
+		public void setWhenIdle(boolean whenIdle) {
+			this.whenIdle = whenIdle;
+		}
 
 		/**
 		 * Most statements applying changes at once (per pipeline); lowered automatically while

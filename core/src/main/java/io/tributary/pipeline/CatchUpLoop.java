@@ -19,6 +19,7 @@ import io.tributary.source.binlog.SourceQueries;
 import io.tributary.status.TableDetail;
 import io.tributary.status.TableStatus.Phase;
 import io.tributary.subscription.BufferedSubscription;
+import io.tributary.subscription.Drain;
 import io.tributary.subscription.OrderedReplay;
 
 /**
@@ -44,8 +45,17 @@ final class CatchUpLoop {
 		this.checksums = checksums;
 	}
 
-	/** One catch-up cycle: drain, apply, requeue, confirm. */
+	/** One full catch-up cycle: drain everything, apply, requeue, confirm. */
 	void cycle() {
+		cycle(false);
+	}
+
+	/**
+	 * One catch-up cycle: drain, apply, requeue, confirm.
+	 * @param early whether the cycle runs ahead of the interval because the reader is idle; keys
+	 * written recently then stay buffered until the next full cycle
+	 */
+	void cycle(boolean early) {
 		// Read before the delivered position: a table activated after this read may need changes
 		// before that position, so it sits this cycle out.
 		long activations = this.runtime.activations;
@@ -72,11 +82,11 @@ final class CatchUpLoop {
 			BufferedSubscription buffer = table.subscription;
 			BufferedSubscription.Counters pressure = buffer.counters();
 			table.timeline.observeParks(pressure.parks(), pressure.parkedMillis(), System.nanoTime());
-			BufferedSubscription.Drain drain;
+			Drain drain;
 			Position oldestPending;
 			table.flushLock.lock();
 			try {
-				drain = buffer.drain(table::watermarks);
+				drain = buffer.drain(table::watermarks, early);
 				if (!drain.isEmpty()) {
 					apply(table, drain, handed);
 				}
@@ -99,13 +109,16 @@ final class CatchUpLoop {
 		}
 		refreshHead();
 		this.runtime.cycles++;
+		if (!early) {
+			this.runtime.fullCycles++;
+		}
 		if (positioned) {
 			this.runtime.positionedCycles++;
 		}
 		saveCheckpoints(phaseChanged);
 	}
 
-	private void apply(TableRuntime table, BufferedSubscription.Drain drain, Position delivered) {
+	private void apply(TableRuntime table, Drain drain, Position delivered) {
 		long started = System.nanoTime();
 		// Queued changes (a key that is not memory-comparable) follow the merged ones in the binlog:
 		// they are applied after them, run after run, one statement at a time.

@@ -76,9 +76,10 @@ final class FlushApi {
 
 	/** See {@link Pipeline#flush(Duration)}. */
 	void flush(Duration timeout) throws TimeoutException, InterruptedException {
-		long wanted = this.runtime.cycles + 2;
+		// The second full cycle from now started after this call: it took everything buffered now.
+		long wanted = this.runtime.fullCycles + 2;
 		long deadline = System.nanoTime() + timeout.toNanos();
-		while (this.runtime.cycles < wanted) {
+		while (this.runtime.fullCycles < wanted) {
 			this.runtime.requireRunning("flush");
 			if (System.nanoTime() > deadline) {
 				throw new TimeoutException("No flush completed within " + timeout);

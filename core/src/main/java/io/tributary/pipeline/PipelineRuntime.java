@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
 
@@ -49,6 +50,12 @@ final class PipelineRuntime {
 	/** Set by {@link #wake()}, cleared by the wait it ends; guarded by {@link #signal}. */
 	private boolean woken;
 
+	/**
+	 * Set by {@link #readerIdle()}, cleared by the wait it ends; written under {@link #signal},
+	 * read without it by the reader to skip the lock while a flush is already due.
+	 */
+	private volatile boolean idle;
+
 	/** Set once by the pipeline's constructor, before any thread starts. */
 	BinlogChangeSource reader;
 
@@ -75,6 +82,9 @@ final class PipelineRuntime {
 	volatile ServerInfo server;
 
 	volatile long cycles;
+
+	/** Cycles that took everything they could: at the interval or on request, not early ones. */
+	volatile long fullCycles;
 
 	/** Checkpoint writes that succeeded and failed; written by the control thread only. */
 	volatile long checkpointWrites;
@@ -160,29 +170,34 @@ final class PipelineRuntime {
 	}
 
 	/**
-	 * Waits for {@link #wake()} or the timeout; an interrupt asks the pipeline to stop. A wake that
-	 * came while nobody waited is not lost: the next wait returns at once.
+	 * Waits for {@link #wake()}, {@link #readerIdle()} or the timeout; an interrupt asks the pipeline
+	 * to stop. A signal that came while nobody waited is not lost: the next wait returns at once.
+	 * @return whether {@link #wake()} ended the wait: someone asked for a flush of everything
 	 */
-	void awaitSignal(Duration timeout) {
+	boolean awaitSignal(Duration timeout) {
 		synchronized (this.signal) {
 			if (this.stopRequested) {
-				return;
+				return false;
 			}
+			boolean asked;
 			try {
 				long deadline = System.nanoTime() + timeout.toNanos();
-				while (!this.woken && !this.stopRequested) {
-					long left = (deadline - System.nanoTime()) / 1_000_000;
+				while (!this.woken && !this.idle && !this.stopRequested) {
+					long left = deadline - System.nanoTime();
 					if (left <= 0) {
 						break;
 					}
-					this.signal.wait(left);
+					TimeUnit.NANOSECONDS.timedWait(this.signal, left);
 				}
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
 				this.stopRequested = true;
 			}
+			asked = this.woken;
 			this.woken = false;
+			this.idle = false;
+			return asked;
 		}
 	}
 
@@ -190,6 +205,21 @@ final class PipelineRuntime {
 	void wake() {
 		synchronized (this.signal) {
 			this.woken = true;
+			this.signal.notifyAll();
+		}
+	}
+
+	/**
+	 * The reader has read everything the source sent: with {@code cdc.flush.when-idle}, an early
+	 * cycle applies what is buffered now. Called by the reader after each transaction it has nothing
+	 * to follow; cheap while a cycle is already due.
+	 */
+	void readerIdle() {
+		if (this.idle || !this.settings.flushWhenIdle()) {
+			return;
+		}
+		synchronized (this.signal) {
+			this.idle = true;
 			this.signal.notifyAll();
 		}
 	}

@@ -34,11 +34,14 @@ import io.tributary.source.TableId;
  * {@code null} to write them to the tables' targets; in listener mode the tables' targets are not
  * used and the target pool holds only the checkpoint table
  * @param ha whether the pipeline is one of several instances of which one leads, and its lease
+ * @param flushWhenIdle whether buffered changes are applied as soon as the reader has read all the
+ * source has sent, rather than at the next interval; a key changed again within an interval still
+ * waits for the interval
  */
 public record PipelineSettings(String name, SourceSettings source, List<TableMapping> tables, Duration flushInterval,
 		TableId checkpointTable, Duration checkpointInterval, CopySizing copy, int batchRows, long batchBytes,
 		InvalidCheckpointBehavior invalidCheckpointBehavior, long bufferSoftLimitBytes, int flushMaxChanges,
-		int applyConcurrency, ChecksumSettings checksum, ChangeListener listener, HaSettings ha) {
+		int applyConcurrency, ChecksumSettings checksum, ChangeListener listener, HaSettings ha, boolean flushWhenIdle) {
 
 	public PipelineSettings {
 		Objects.requireNonNull(name, "name");
@@ -61,6 +64,16 @@ public record PipelineSettings(String name, SourceSettings source, List<TableMap
 		if (tables.stream().map(TableMapping::source).distinct().count() != tables.size()) {
 			throw new IllegalArgumentException("A source table is listed twice under cdc.tables");
 		}
+	}
+
+	/** Creates settings that apply changes as soon as the reader is idle. */
+	public PipelineSettings(String name, SourceSettings source, List<TableMapping> tables, Duration flushInterval,
+			TableId checkpointTable, Duration checkpointInterval, CopySizing copy, int batchRows, long batchBytes,
+			InvalidCheckpointBehavior invalidCheckpointBehavior, long bufferSoftLimitBytes, int flushMaxChanges,
+			int applyConcurrency, ChecksumSettings checksum, ChangeListener listener, HaSettings ha) {
+		this(name, source, tables, flushInterval, checkpointTable, checkpointInterval, copy, batchRows, batchBytes,
+				invalidCheckpointBehavior, bufferSoftLimitBytes, flushMaxChanges, applyConcurrency, checksum, listener,
+				ha, true);
 	}
 
 	/** Creates settings of a pipeline that runs as a single instance (no HA). */
@@ -99,13 +112,13 @@ public record PipelineSettings(String name, SourceSettings source, List<TableMap
 	public PipelineSettings withFlushInterval(Duration interval) {
 		return new PipelineSettings(this.name, this.source, this.tables, interval, this.checkpointTable,
 				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener, this.ha);
+				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener, this.ha, this.flushWhenIdle);
 	}
 
 	public PipelineSettings withCopy(CopySizing sizing) {
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, sizing, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener, this.ha);
+				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener, this.ha, this.flushWhenIdle);
 	}
 
 	/** Returns settings whose snapshots use chunks of exactly {@code rows} rows. */
@@ -113,49 +126,49 @@ public record PipelineSettings(String name, SourceSettings source, List<TableMap
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, new CopySizing(this.copy.threads(), rows, rows, rows, this.copy.targetChunkTime()),
 				this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener, this.ha);
+				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener, this.ha, this.flushWhenIdle);
 	}
 
 	public PipelineSettings withInvalidCheckpointBehavior(InvalidCheckpointBehavior behavior) {
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, behavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener, this.ha);
+				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener, this.ha, this.flushWhenIdle);
 	}
 
 	public PipelineSettings withSource(SourceSettings other) {
 		return new PipelineSettings(this.name, other, this.tables, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener, this.ha);
+				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener, this.ha, this.flushWhenIdle);
 	}
 
 	public PipelineSettings withTables(List<TableMapping> other) {
 		return new PipelineSettings(this.name, this.source, other, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener, this.ha);
+				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener, this.ha, this.flushWhenIdle);
 	}
 
 	public PipelineSettings withBufferSoftLimitBytes(long bytes) {
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				bytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener, this.ha);
+				bytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener, this.ha, this.flushWhenIdle);
 	}
 
 	public PipelineSettings withFlushMaxChanges(int changes) {
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, changes, this.applyConcurrency, this.checksum, this.listener, this.ha);
+				this.bufferSoftLimitBytes, changes, this.applyConcurrency, this.checksum, this.listener, this.ha, this.flushWhenIdle);
 	}
 
 	public PipelineSettings withApplyConcurrency(int concurrency) {
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, concurrency, this.checksum, this.listener, this.ha);
+				this.bufferSoftLimitBytes, this.flushMaxChanges, concurrency, this.checksum, this.listener, this.ha, this.flushWhenIdle);
 	}
 
 	public PipelineSettings withCheckpointInterval(Duration interval) {
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
 				interval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener, this.ha);
+				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener, this.ha, this.flushWhenIdle);
 	}
 
 	/**
@@ -166,13 +179,21 @@ public record PipelineSettings(String name, SourceSettings source, List<TableMap
 	public PipelineSettings withListener(ChangeListener other) {
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, other, this.ha);
+				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, other, this.ha, this.flushWhenIdle);
 	}
 
 	public PipelineSettings withChecksum(ChecksumSettings settings) {
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, settings, this.listener, this.ha);
+				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, settings, this.listener, this.ha, this.flushWhenIdle);
+	}
+
+	/** Returns settings that apply buffered changes when the reader is idle ({@code true}) or only at the interval. */
+	public PipelineSettings withFlushWhenIdle(boolean whenIdle) {
+		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
+				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
+				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener,
+				this.ha, whenIdle);
 	}
 
 	/**
@@ -183,7 +204,7 @@ public record PipelineSettings(String name, SourceSettings source, List<TableMap
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
 				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener,
-				other);
+				other, this.flushWhenIdle);
 	}
 
 }

@@ -1,5 +1,6 @@
 package io.tributary.pipeline;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
@@ -87,9 +88,18 @@ final class ReplicationRun {
 			run.tables().stream().filter((t) -> t.phase() == Phase.SNAPSHOTTING && t.copier != null)
 				.forEach(this.snapshots::submit);
 			run.state = PipelineStatus.State.RUNNING;
+			long interval = run.settings.flushInterval().toNanos();
+			long nextFull = System.nanoTime();
+			boolean asked = true;
 			while (!run.stopRequested && !run.leadershipLost()) {
-				this.loop.cycle();
-				run.awaitSignal(run.settings.flushInterval());
+				// A cycle at the interval or on request takes everything; one because the reader is
+				// idle leaves keys changed again since they were written for the next full one.
+				boolean full = asked || System.nanoTime() - nextFull >= 0;
+				this.loop.cycle(!full);
+				if (full) {
+					nextFull = System.nanoTime() + interval;
+				}
+				asked = run.awaitSignal(Duration.ofNanos(Math.max(0, nextFull - System.nanoTime())));
 			}
 			if (run.leadershipLost()) {
 				return abandon();

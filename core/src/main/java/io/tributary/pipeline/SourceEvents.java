@@ -190,6 +190,11 @@ final class SourceEvents implements ChangeHandler {
 	}
 
 	@Override
+	public void onCaughtUp() {
+		this.runtime.readerIdle();
+	}
+
+	@Override
 	public void onTableFailed(TableId id, RuntimeException error) {
 		TableRuntime table = this.runtime.table(id);
 		if (table != null) {

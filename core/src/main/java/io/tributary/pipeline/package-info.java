@@ -11,7 +11,10 @@
  * what they share; {@code FlushTotals} keeps each table's flush totals for the status, and
  * {@code TableTimeline} its recent events (phase changes, actions and who asked, waits for buffer
  * room, failed flushes, schema changes, checksum results), at most 200 a table.
- * {@code ReplicationRun} holds these parts for one run: the pipeline's whole life without HA, one
+ * {@code ReplicationRun} runs a full cycle at every flush interval or on request, and an early one
+ * whenever the reader reports that it has read everything the source sent
+ * ({@code cdc.flush.when-idle}); an early cycle leaves recently written keys buffered, and a wait
+ * for "everything flushed" counts full cycles only. {@code ReplicationRun} holds these parts for one run: the pipeline's whole life without HA, one
  * term of leadership with it; {@code CurrentRun} holds the run the facade's calls go to and makes
  * the next one with the same observers; {@code LeaderLoop} waits as a standby, runs a term while
  * leading and goes back to standby when the term is lost.

@@ -52,4 +52,12 @@ public interface ChangeHandler {
 	default void onRewind(Position replayUntil) {
 	}
 
+	/**
+	 * A transaction ended and the reader has nothing more to read: every transaction the source has
+	 * sent so far has been handed over. A good moment to apply what is buffered, since waiting longer
+	 * gathers nothing more. Called on the reader thread; must return at once.
+	 */
+	default void onCaughtUp() {
+	}
+
 }

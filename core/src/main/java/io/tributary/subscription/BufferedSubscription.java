@@ -67,6 +67,8 @@ public final class BufferedSubscription {
 
 	private final PendingPositions pending = new PendingPositions();
 
+	private final HotKeys hot = new HotKeys();
+
 	private final BufferMemory memory;
 
 	private long keysAdded;
@@ -201,8 +203,18 @@ public final class BufferedSubscription {
 	 * @return the changes to apply, and counts of what stayed and what was dropped
 	 */
 	public Drain drain(Supplier<Watermarks> copierPosition) {
+		return drain(copierPosition, false);
+	}
+
+	/**
+	 * Takes what can be applied now.
+	 * @param copierPosition the copier's watermarks, which defer or drop changes of keys in flight
+	 * @param early whether this is a flush ahead of the interval, because the reader is idle: keys
+	 * written recently stay buffered until the flush at the interval ({@link HotKeys})
+	 */
+	public Drain drain(Supplier<Watermarks> copierPosition, boolean early) {
 		List<Entry> sequence = new ArrayList<>();
-		Drain merged = drainMerged(copierPosition, sequence);
+		Drain merged = drainMerged(copierPosition, early, sequence);
 		if (sequence.isEmpty()) {
 			return merged;
 		}
@@ -210,7 +222,7 @@ public final class BufferedSubscription {
 				ChangeRun.split(sequence, this.fold));
 	}
 
-	private Drain drainMerged(Supplier<Watermarks> copierPosition, List<Entry> sequence) {
+	private Drain drainMerged(Supplier<Watermarks> copierPosition, boolean early, List<Entry> sequence) {
 		synchronized (this.lock) {
 			Watermarks watermarks = copierPosition.get();
 			List<Entry> upserts = new ArrayList<>();
@@ -225,8 +237,17 @@ public final class BufferedSubscription {
 					deferred++;
 					continue;
 				}
+				if (early && this.hot.holds(entry.key())) {
+					continue;
+				}
 				iterator.remove();
 				forget(entry);
+				if (early) {
+					this.hot.writtenEarly(entry.key());
+				}
+				else {
+					this.hot.writtenAtInterval(entry.key());
+				}
 				if (verdict == Verdict.DROP) {
 					dropped++;
 				}
@@ -236,6 +257,9 @@ public final class BufferedSubscription {
 				else {
 					upserts.add(entry);
 				}
+			}
+			if (!early) {
+				this.hot.intervalOver();
 			}
 			this.droppedAboveHighWatermark += dropped;
 			this.deferredInFlight += deferred;
@@ -294,6 +318,7 @@ public final class BufferedSubscription {
 			this.entries.clear();
 			this.queue.clear();
 			this.pending.clear();
+			this.hot.clear();
 			this.memory.clear();
 			this.lock.notifyAll();
 		}
@@ -334,43 +359,6 @@ public final class BufferedSubscription {
 
 		public boolean isDelete() {
 			return this.image == null;
-		}
-
-	}
-
-	/**
-	 * What one drain took out.
-	 *
-	 * @param upserts merged changes carrying a row image
-	 * @param deletes merged changes deleting a key
-	 * @param deferred how many changes stayed because their chunk is in flight
-	 * @param dropped how many changes were dropped above the high watermark
-	 * @param runs queued changes in binlog order, to apply after the merged ones, run after run
-	 * (see {@link OrderedReplay}); empty unless the buffer keeps binlog order
-	 */
-	public record Drain(List<Entry> upserts, List<Entry> deletes, int deferred, int dropped, List<ChangeRun> runs) {
-
-		public Drain {
-			runs = List.copyOf(runs);
-		}
-
-		/** Creates a drain of merged changes only. */
-		public Drain(List<Entry> upserts, List<Entry> deletes, int deferred, int dropped) {
-			this(upserts, deletes, deferred, dropped, List.of());
-		}
-
-		public boolean isEmpty() {
-			return this.upserts.isEmpty() && this.deletes.isEmpty() && this.runs.isEmpty();
-		}
-
-		/** Returns how many changes the drain took out, merged and queued. */
-		public int size() {
-			return mergedSize() + this.runs.stream().mapToInt(ChangeRun::size).sum();
-		}
-
-		/** Returns how many merged changes the drain took out. */
-		public int mergedSize() {
-			return this.upserts.size() + this.deletes.size();
 		}
 
 	}

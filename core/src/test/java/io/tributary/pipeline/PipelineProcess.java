@@ -199,6 +199,7 @@ public final class PipelineProcess {
 				"heartbeat-interval=" + source.heartbeatInterval().toMillis(),
 				"checkpoint-table=" + settings.checkpointTable(),
 				"flush-interval=" + settings.flushInterval().toMillis(),
+				"flush-when-idle=" + settings.flushWhenIdle(),
 				"checkpoint-interval=" + settings.checkpointInterval().toMillis(),
 				"copy=" + settings.copy().threads() + "," + settings.copy().initialChunkRows() + ","
 						+ settings.copy().minChunkRows() + "," + settings.copy().maxChunkRows() + ","
@@ -244,7 +245,7 @@ public final class PipelineProcess {
 				Integer.parseInt(options.get("apply-concurrency")),
 				new ChecksumSettings(Boolean.parseBoolean(checksum[0]), Boolean.parseBoolean(checksum[1]),
 						Integer.parseInt(checksum[2])),
-				null);
+				null).withFlushWhenIdle(Boolean.parseBoolean(options.get("flush-when-idle")));
 		if (!options.containsKey("ha")) {
 			return settings;
 		}

@@ -48,7 +48,7 @@ class BinlogOrderTest {
 		for (int i = 0; i < changes.size(); i++) {
 			this.buffer.add(changes.get(i), at(100 + i));
 		}
-		BufferedSubscription.Drain drain = this.buffer.drain(() -> Watermarks.NONE);
+		Drain drain = this.buffer.drain(() -> Watermarks.NONE);
 		assertThat(drain.upserts()).isEmpty();
 		assertThat(drain.deletes()).isEmpty();
 		assertThat(drain.size()).isEqualTo(6);
@@ -68,7 +68,7 @@ class BinlogOrderTest {
 		this.buffer.endCopyPhase();
 		this.buffer.add(delete("a"), at(120));
 		this.buffer.add(upsert("A", 2), at(130));
-		BufferedSubscription.Drain drain = this.buffer.drain(() -> Watermarks.NONE);
+		Drain drain = this.buffer.drain(() -> Watermarks.NONE);
 		assertThat(render(drain.upserts())).containsExactly("+a=1");
 		assertThat(render(drain.deletes())).containsExactly("-B");
 		assertThat(statements(drain.runs())).containsExactly("delete [a]", "upsert [A=2]");
@@ -81,11 +81,11 @@ class BinlogOrderTest {
 		this.buffer.add(upsert("a", 1), at(100));
 		this.buffer.endCopyPhase();
 		this.buffer.add(delete("a"), at(120));
-		BufferedSubscription.Drain first = this.buffer.drain(() -> (key) -> Verdict.DEFER);
+		Drain first = this.buffer.drain(() -> (key) -> Verdict.DEFER);
 		assertThat(first.isEmpty()).isTrue();
 		assertThat(first.deferred()).isEqualTo(1);
 		assertThat(this.buffer.counters().bufferedKeys()).isEqualTo(2);
-		BufferedSubscription.Drain second = this.buffer.drain(() -> Watermarks.NONE);
+		Drain second = this.buffer.drain(() -> Watermarks.NONE);
 		assertThat(render(second.upserts())).containsExactly("+a=1");
 		assertThat(statements(second.runs())).containsExactly("delete [a]");
 	}
@@ -97,7 +97,7 @@ class BinlogOrderTest {
 		this.buffer.add(upsert("x", 2), at(300));
 		// Unlike the map, a later change of the key does not move the position on.
 		assertThat(this.buffer.oldestPending()).isEqualTo(at(100));
-		BufferedSubscription.Drain drain = this.buffer.drain(() -> Watermarks.NONE);
+		Drain drain = this.buffer.drain(() -> Watermarks.NONE);
 		assertThat(this.buffer.oldestPending()).isNull();
 		this.buffer.requeueAtFront(drain.runs().get(0).changes());
 		assertThat(this.buffer.oldestPending()).isEqualTo(at(100));
@@ -111,7 +111,7 @@ class BinlogOrderTest {
 		this.buffer.add(delete("A"), at(110));
 		this.buffer.add(upsert("a", 2), at(120));
 		this.buffer.add(delete("a"), at(130));
-		BufferedSubscription.Drain drain = this.buffer.drain(() -> Watermarks.NONE);
+		Drain drain = this.buffer.drain(() -> Watermarks.NONE);
 		FifoFixtures.RecordingApplier applier = new FifoFixtures.RecordingApplier();
 		applier.failAt = 2;
 		OrderedReplay replay = new OrderedReplay(drain.runs());
@@ -125,7 +125,7 @@ class BinlogOrderTest {
 		assertThat(applier.statements).containsExactly("upsert [A=1]", "delete [A]");
 		assertThat(replay.applied()).isEqualTo(2);
 		assertThat(this.buffer.oldestPending()).isEqualTo(at(120));
-		BufferedSubscription.Drain again = this.buffer.drain(() -> Watermarks.NONE);
+		Drain again = this.buffer.drain(() -> Watermarks.NONE);
 		assertThat(statements(again.runs())).containsExactly("upsert [a=2]", "delete [a]", "upsert [A=3]");
 	}
 
@@ -134,11 +134,11 @@ class BinlogOrderTest {
 		this.buffer.add(upsert("a", 1), at(100));
 		this.buffer.endCopyPhase();
 		this.buffer.add(delete("a"), at(110));
-		BufferedSubscription.Drain drain = this.buffer.drain(() -> Watermarks.NONE);
+		Drain drain = this.buffer.drain(() -> Watermarks.NONE);
 		// The merged part failed, so nothing of the drain was applied.
 		this.buffer.requeue(drain.upserts());
 		this.buffer.requeueAtFront(new OrderedReplay(drain.runs()).remaining());
-		BufferedSubscription.Drain again = this.buffer.drain(() -> Watermarks.NONE);
+		Drain again = this.buffer.drain(() -> Watermarks.NONE);
 		assertThat(render(again.upserts())).containsExactly("+a=1");
 		assertThat(statements(again.runs())).containsExactly("delete [a]");
 	}
@@ -149,7 +149,7 @@ class BinlogOrderTest {
 		assertThat(binary.endCopyPhase()).isFalse();
 		binary.add(upsert("A", 1), at(100));
 		binary.add(upsert("A", 2), at(110));
-		BufferedSubscription.Drain drain = binary.drain(() -> Watermarks.NONE);
+		Drain drain = binary.drain(() -> Watermarks.NONE);
 		assertThat(render(drain.upserts())).containsExactly("+A=2");
 		assertThat(drain.runs()).isEmpty();
 	}
@@ -216,7 +216,7 @@ class BinlogOrderTest {
 	}
 
 	private static void drainInto(BufferedSubscription buffer, List<String> drained) {
-		BufferedSubscription.Drain drain = buffer.drain(() -> Watermarks.NONE);
+		Drain drain = buffer.drain(() -> Watermarks.NONE);
 		drain.runs().forEach((run) -> run.changes().forEach((e) -> drained.add(e.resumeFrom().toString())));
 	}
 

@@ -31,7 +31,7 @@ class BufferedSubscriptionTest {
 		this.buffer.add(upsert(1, "a"), at(100));
 		this.buffer.add(upsert(1, "b"), at(200));
 		this.buffer.add(upsert(2, "c"), at(200));
-		BufferedSubscription.Drain drain = this.buffer.drain(() -> Watermarks.NONE);
+		Drain drain = this.buffer.drain(() -> Watermarks.NONE);
 		assertThat(drain.upserts()).hasSize(2);
 		assertThat(drain.upserts()).filteredOn((e) -> e.key().values()[0].equals(1L))
 			.singleElement()
@@ -41,10 +41,33 @@ class BufferedSubscriptionTest {
 	}
 
 	@Test
+	void anEarlyDrainHoldsAKeyItWroteUntilTheNextFullDrainAndAHotKeyStaysHeldOneIntervalMore() {
+		this.buffer.add(upsert(1, "a"), at(100));
+		assertThat(this.buffer.drain(() -> Watermarks.NONE, true).upserts()).hasSize(1);
+		this.buffer.add(upsert(1, "b"), at(200));
+		this.buffer.add(upsert(2, "x"), at(200));
+		Drain early = this.buffer.drain(() -> Watermarks.NONE, true);
+		assertThat(early.upserts()).singleElement().satisfies((e) -> assertThat(e.key().values()).containsExactly(2L));
+		assertThat(this.buffer.oldestPending()).as("the held change keeps its position unconfirmed").isEqualTo(at(200));
+		assertThat(this.buffer.drain(() -> Watermarks.NONE, false).upserts())
+			.singleElement().satisfies((e) -> assertThat(e.image()[1]).isEqualTo("b"));
+		// Key 1 was held, so it is hot for the next interval; key 2 was written once and is cool.
+		this.buffer.add(upsert(1, "c"), at(300));
+		this.buffer.add(upsert(2, "y"), at(300));
+		assertThat(this.buffer.drain(() -> Watermarks.NONE, true).upserts())
+			.singleElement().satisfies((e) -> assertThat(e.key().values()).containsExactly(2L));
+		assertThat(this.buffer.drain(() -> Watermarks.NONE, false).upserts()).hasSize(1);
+		// A whole interval without a change of key 1 cools it down.
+		this.buffer.drain(() -> Watermarks.NONE, false);
+		this.buffer.add(upsert(1, "d"), at(400));
+		assertThat(this.buffer.drain(() -> Watermarks.NONE, true).upserts()).hasSize(1);
+	}
+
+	@Test
 	void deleteAfterInsertLeavesADelete() {
 		this.buffer.add(upsert(7, "x"), at(100));
 		this.buffer.add(delete(7), at(100));
-		BufferedSubscription.Drain drain = this.buffer.drain(() -> Watermarks.NONE);
+		Drain drain = this.buffer.drain(() -> Watermarks.NONE);
 		assertThat(drain.upserts()).isEmpty();
 		assertThat(drain.deletes()).singleElement().satisfies((e) -> assertThat(e.key().values()).containsExactly(7L));
 	}
@@ -53,7 +76,7 @@ class BufferedSubscriptionTest {
 	void insertAfterDeleteLeavesTheImage() {
 		this.buffer.add(delete(7), at(100));
 		this.buffer.add(upsert(7, "again"), at(150));
-		BufferedSubscription.Drain drain = this.buffer.drain(() -> Watermarks.NONE);
+		Drain drain = this.buffer.drain(() -> Watermarks.NONE);
 		assertThat(drain.deletes()).isEmpty();
 		assertThat(drain.upserts()).singleElement().satisfies((e) -> assertThat(e.image()[1]).isEqualTo("again"));
 	}
@@ -80,7 +103,7 @@ class BufferedSubscriptionTest {
 			long id = (Long) key.values()[0];
 			return (id <= 10) ? Verdict.APPLY : (id <= 100) ? Verdict.DEFER : Verdict.DROP;
 		};
-		BufferedSubscription.Drain drain = this.buffer.drain(() -> copier);
+		Drain drain = this.buffer.drain(() -> copier);
 		assertThat(drain.upserts()).singleElement().satisfies((e) -> assertThat(e.key().values()).containsExactly(1L));
 		assertThat(drain.deferred()).isEqualTo(1);
 		assertThat(drain.dropped()).isEqualTo(1);
@@ -107,17 +130,17 @@ class BufferedSubscriptionTest {
 	@Test
 	void requeueKeepsANewerChange() {
 		this.buffer.add(upsert(3, "old"), at(100));
-		BufferedSubscription.Drain drain = this.buffer.drain(() -> Watermarks.NONE);
+		Drain drain = this.buffer.drain(() -> Watermarks.NONE);
 		this.buffer.add(upsert(3, "new"), at(200));
 		this.buffer.requeue(drain.upserts());
-		BufferedSubscription.Drain again = this.buffer.drain(() -> Watermarks.NONE);
+		Drain again = this.buffer.drain(() -> Watermarks.NONE);
 		assertThat(again.upserts()).singleElement().satisfies((e) -> assertThat(e.image()[1]).isEqualTo("new"));
 	}
 
 	@Test
 	void requeuedChangeHoldsThePositionBack() {
 		this.buffer.add(upsert(3, "x"), at(100));
-		BufferedSubscription.Drain drain = this.buffer.drain(() -> Watermarks.NONE);
+		Drain drain = this.buffer.drain(() -> Watermarks.NONE);
 		assertThat(this.buffer.oldestPending()).isNull();
 		this.buffer.requeue(drain.upserts());
 		assertThat(this.buffer.oldestPending()).isEqualTo(at(100));

@@ -77,6 +77,7 @@ public final class BinlogChangeSource implements AutoCloseable {
 		this.handler = handler;
 		this.rows = new RowEventDispatch(handler);
 		this.boundaries = new TransactionBoundaries(this.rows, this::abandonConnection, settings.gtidPositioning());
+		this.boundaries.onCaughtUp(handler::onCaughtUp);
 		this.rows.readingAt(this.boundaries::delivered);
 	}
 
@@ -282,7 +283,7 @@ public final class BinlogChangeSource implements AutoCloseable {
 
 	private BinaryLogClient newClient(Position from) {
 		BinaryLogClient next = ConnectionOptions.client(this.settings, from, this.boundaries.resumesByGtid(from),
-				StreamDeserializer.create(this.rows));
+				StreamDeserializer.create(this.rows, this.boundaries::readAll));
 		next.registerEventListener(this::onEvent);
 		next.registerLifecycleListener(new BinaryLogClient.AbstractLifecycleListener() {
 

@@ -3,7 +3,9 @@ package io.tributary.source.binlog;
 import java.io.IOException;
 import java.util.IdentityHashMap;
 import java.util.Map;
+import java.util.function.Consumer;
 
+import com.github.shyiko.mysql.binlog.event.Event;
 import com.github.shyiko.mysql.binlog.event.EventData;
 import com.github.shyiko.mysql.binlog.event.EventType;
 import com.github.shyiko.mysql.binlog.event.TableMapEventData;
@@ -23,7 +25,13 @@ final class StreamDeserializer {
 	private StreamDeserializer() {
 	}
 
-	static EventDeserializer create(RowEventDispatch rows) {
+	/**
+	 * Creates the deserializer.
+	 * @param rows where row events go
+	 * @param readAll told after each event whether the connection held nothing more to read then:
+	 * the reader has everything the source has sent so far
+	 */
+	static EventDeserializer create(RowEventDispatch rows, Consumer<Boolean> readAll) {
 		Map<EventType, EventDataDeserializer> deserializers = new IdentityHashMap<>();
 		EventDeserializer stock = new EventDeserializer();
 		for (EventType type : EventType.values()) {
@@ -46,7 +54,21 @@ final class StreamDeserializer {
 		}
 		deserializers.put(EventType.HEARTBEAT, StreamDeserializer::heartbeat);
 		return new EventDeserializer(new TypedHeaderDeserializer(), new NullEventDataDeserializer(), deserializers,
-				tableMaps);
+				tableMaps) {
+
+			@Override
+			public Event nextEvent(ByteArrayInputStream in) throws IOException {
+				Event event = super.nextEvent(in);
+				// Only events that can end a transaction matter; asking the socket costs a system call.
+				EventType type = (event != null) ? event.getHeader().getEventType() : null;
+				if (type == EventType.XID || type == EventType.QUERY || type == EventType.XA_PREPARE) {
+					// Past the event's block, what the stream still holds: its buffer and the socket's.
+					readAll.accept(in.available() == 0);
+				}
+				return event;
+			}
+
+		};
 	}
 
 	/** A heartbeat's body is the name of the binlog file the server is at, nothing else. */

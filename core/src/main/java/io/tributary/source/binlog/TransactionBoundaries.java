@@ -64,6 +64,13 @@ final class TransactionBoundaries {
 
 	private GtidTracker gtids;
 
+	/** Whether the connection held nothing more to read after the last event. */
+	private boolean readAll;
+
+	/** Told when a transaction ends and the connection holds nothing more to read. */
+	private Runnable caughtUp = () -> {
+	};
+
 	TransactionBoundaries(RowEventDispatch rows, Consumer<String> abandon) {
 		this(rows, abandon, true);
 	}
@@ -72,6 +79,16 @@ final class TransactionBoundaries {
 		this.rows = rows;
 		this.abandon = abandon;
 		this.gtidPositioning = gtidPositioning;
+	}
+
+	/** Sets what to tell when a transaction ends with nothing more to read; before the first connection. */
+	void onCaughtUp(Runnable listener) {
+		this.caughtUp = listener;
+	}
+
+	/** Notes, after each event, whether the connection holds more to read; reader thread. */
+	void readAll(boolean nothingMore) {
+		this.readAll = nothingMore;
 	}
 
 	/** Sets where reading starts, before the first connection. */
@@ -235,6 +252,9 @@ final class TransactionBoundaries {
 			executed = this.gtids.current();
 		}
 		this.delivered = Position.of(this.currentFile, header.getNextPosition(), executed, this.serverId);
+		if (this.readAll) {
+			this.caughtUp.run();
+		}
 	}
 
 	private void onUnknownEvent(TypedHeaderDeserializer.Header header) {
