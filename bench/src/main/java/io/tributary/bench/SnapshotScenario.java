@@ -1,7 +1,6 @@
 package io.tributary.bench;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -9,27 +8,20 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.LocalTime;
-import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.Set;
-import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
 
-import ch.qos.logback.classic.Level;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import org.slf4j.LoggerFactory;
 
 import io.tributary.checksum.ChecksumSettings;
 import io.tributary.copy.CopySizing;
@@ -44,56 +36,39 @@ import io.tributary.status.TableStatus;
 import io.tributary.test.TestDatabaseServer;
 
 /**
- * Measures how fast a Tributary snapshot copies a sysbench-shaped table into another schema of the
- * same server, side by side in one run with {@code INSERT INTO target SELECT * FROM source} and
- * with a {@code mariadb-dump | mariadb} pipe.
+ * Snapshot: how fast a Tributary snapshot copies a sysbench-shaped table into another schema of
+ * the same server, side by side in one run with {@code INSERT INTO target SELECT * FROM source}
+ * and with a {@code mariadb-dump | mariadb} pipe. Targets: at least 0.7x the rows/s of
+ * {@code INSERT ... SELECT} and 1.5x the dump pipe's. MariaDB only: the dump pipe uses the client
+ * programs of the embedded MariaDB distribution.
  *
- * <p>The table is sysbench's {@code sbtest1} ({@code id INT} auto-increment primary key,
- * {@code k INT} with a secondary index, {@code c CHAR(120)}, {@code pad CHAR(60)}) filled with
- * {@code rows} rows whose values follow sysbench's templates. Each round times, on a fresh target
- * schema each time:
+ * <p>The table is sysbench's {@code sbtest1} filled with {@code snapshotRows} rows
+ * ({@link SysbenchRows}). Each round times, on a fresh target schema each time:
  *
  * <ol>
  *   <li>{@code CREATE TABLE ... LIKE} and {@code INSERT ... SELECT} on one JDBC connection;
  *   <li>{@code mariadb-dump --single-transaction --skip-ssl src sbtest1 | mariadb --skip-ssl tgt},
  *       the server's own client binaries, over TCP to {@code 127.0.0.1}, dump defaults otherwise
  *       (table definition included, extended inserts);
- *   <li>a Tributary pipeline with 1, 2 and 4 copy threads and the engine's default chunk sizing,
- *       timed from {@link Pipeline#start()} until the table leaves
- *       {@link TableStatus.Phase#SNAPSHOTTING}, status polled every 20 ms.
+ *   <li>a Tributary pipeline with each of {@code snapshotThreads} copy threads and the engine's
+ *       default chunk sizing, timed from {@link Pipeline#start()} until the table has left
+ *       {@link TableStatus.Phase#STARTING} and {@link TableStatus.Phase#SNAPSHOTTING}, status
+ *       polled every 20 ms.
  * </ol>
  *
- * <p>The second round runs the methods in reverse order. Between measurements the target schema is
+ * <p>Even rounds run the methods in reverse order. Between measurements the target schema is
  * dropped, the binary logs before the current one are purged and dirty InnoDB pages are flushed,
  * so that each measurement starts from the same state. Every copy is checked afterwards: row count
- * and {@code CHECKSUM TABLE} must match the source.
- *
- * <p>Other benchmark JVMs share the machine's processors. Before each measurement the benchmark
- * waits while one runs ({@code -DwaitForOthers=SECONDS}, 900 by default, over the whole run); a
- * measurement that one overlapped anyway is marked, repeated once, and left out of the best figures
- * and ratios when a measurement made alone exists.
- *
- * <p>Run: {@code ./mvnw -q -pl bench -am install -DskipTests && ./mvnw -q -pl bench exec:java
- * -Dexec.mainClass=io.tributary.bench.SnapshotBenchmark}. Writes {@code bench/results/snapshot.md}.
- * {@code -Drows=N}, {@code -Drounds=N} and {@code -DbufferPool=BYTES} change the table size, the
- * number of rounds and the InnoDB buffer pool the server is resized to (default 1 GiB, so that the
- * source and one copy stay in memory).
+ * and {@code CHECKSUM TABLE} must match the source, or the scenario fails. The server's buffer pool
+ * is resized to 1 GiB first, so that the source and one copy stay in memory.
  */
-public final class SnapshotBenchmark {
+public final class SnapshotScenario implements Scenario {
 
-	private static final int ROWS = Integer.getInteger("rows", 1_000_000);
-
-	private static final int ROUNDS = Integer.getInteger("rounds", 2);
-
-	private static final long BUFFER_POOL = Long.getLong("bufferPool", 1L << 30);
-
-	private static final int INSERT_ROWS = 2_000;
+	private static final long BUFFER_POOL = 1L << 30;
 
 	private static final String SOURCE_SCHEMA = "snap_src";
 
 	private static final String TABLE = "sbtest1";
-
-	private static final int[] THREADS = { 1, 2, 4 };
 
 	/** The target: at least this share of the rows/s of {@code INSERT ... SELECT}. */
 	private static final double INSERT_SELECT_TARGET = 0.7;
@@ -103,187 +78,119 @@ public final class SnapshotBenchmark {
 
 	private static final Duration SNAPSHOT_TIMEOUT = Duration.ofMinutes(10);
 
-	/** Longest time, over the whole run, spent waiting for other benchmarks to finish. */
-	private static final Duration WAIT_FOR_OTHERS = Duration.ofSeconds(Long.getLong("waitForOthers", 900));
-
 	private static final Random RANDOM = new Random();
 
-	/** Held here: the JDK keeps loggers only weakly, and a collected one forgets its level. */
-	private static final java.util.logging.Logger BINLOG_CLIENT_LOG = java.util.logging.Logger
-		.getLogger("com.github.shyiko");
+	private int rows;
 
-	private static int targets;
+	private int targets;
 
-	private static long waitedNanos;
-
-	private SnapshotBenchmark() {
+	@Override
+	public String name() {
+		return "snapshot";
 	}
 
-	public static void main(String[] args) throws Exception {
-		quietLogs();
-		long benchStarted = System.nanoTime();
-		TestDatabaseServer server = TestDatabaseServer.shared();
+	@Override
+	public boolean runsOn(String server) {
+		return server.equals("mariadb");
+	}
+
+	@Override
+	public void run(ScenarioContext context) throws Exception {
+		BenchSettings settings = context.settings();
+		this.rows = settings.number("snapshotRows");
+		int rounds = settings.number("snapshotRounds");
+		TestDatabaseServer server = context.server();
 		DataSource admin = server.dataSource(null);
 		resizeBufferPool(admin);
+		Path bin = Path.of(Preflight.basedir(server)).resolve("bin");
 		StringBuilder log = new StringBuilder();
-		Path bin = Path.of(query(admin, "SELECT @@basedir")).resolve("bin");
-		say(log, "Server " + server.flavor() + " " + server.version() + " on " + server.host() + ":" + server.port()
-				+ ", binaries in the server's base directory");
-		say(log, "Server settings: " + variables(admin, "innodb_buffer_pool_size", "innodb_log_file_size",
+		say(context, log, "Server settings: " + variables(admin, "innodb_buffer_pool_size", "innodb_log_file_size",
 				"innodb_flush_log_at_trx_commit", "sync_binlog", "log_bin", "binlog_format", "binlog_row_image"));
-		say(log, "Tools: " + version(bin.resolve("mariadb-dump")) + "; " + version(bin.resolve("mariadb")));
-		say(log, "Machine: " + Runtime.getRuntime().availableProcessors() + " processors, load average "
-				+ loadAverage());
-
 		server.createSchema(SOURCE_SCHEMA);
 		long started = System.nanoTime();
 		load(admin);
 		String sourceChecksum = checksum(admin, SOURCE_SCHEMA);
-		say(log, String.format("Loaded %,d rows into %s.%s in %.1f s; %s", ROWS, SOURCE_SCHEMA, TABLE,
+		say(context, log, String.format("Loaded %,d rows into %s.%s in %.1f s; %s", this.rows, SOURCE_SCHEMA, TABLE,
 				seconds(started), tableSize(admin, SOURCE_SCHEMA)));
-
-		List<String> methods = new ArrayList<>();
-		methods.add("insert-select");
-		methods.add("dump-pipe");
-		for (int threads : THREADS) {
+		List<String> methods = new ArrayList<>(List.of("insert-select", "dump-pipe"));
+		for (int threads : settings.numbers("snapshotThreads")) {
 			methods.add("tributary-" + threads);
 		}
 		Map<String, List<Measurement>> results = new LinkedHashMap<>();
 		methods.forEach((method) -> results.put(method, new ArrayList<>()));
-		for (int round = 1; round <= ROUNDS; round++) {
+		for (int round = 1; round <= rounds; round++) {
 			List<String> order = new ArrayList<>(methods);
 			if (round % 2 == 0) {
-				java.util.Collections.reverse(order);
+				Collections.reverse(order);
 			}
 			for (String method : order) {
-				for (int attempt = 1;; attempt++) {
-					awaitOthers(log);
-					Measurement measurement = measure(server, admin, bin, method, round, sourceChecksum);
-					results.get(method).add(measurement);
-					say(log, String.format("%s round %d %-13s %,10d rows in %6.2f s = %,9.0f rows/s (CPU %3.0f%% busy, "
-							+ "load before %s; %s%s; %s)", measurement.at(), round, method, measurement.rows(),
-							measurement.seconds(), measurement.rowsPerSecond(), 100 * measurement.cpuBusy(),
-							measurement.loadBefore(), measurement.detail().isEmpty() ? "" : measurement.detail() + ", ",
-							measurement.check(), measurement.conditions()));
-					if (measurement.alone() || attempt >= 2) {
-						break;
-					}
-					say(log, "Another benchmark ran during that measurement; repeating it once it has finished");
-				}
+				Measurement measurement = measure(context, admin, bin, method, round, sourceChecksum);
+				results.get(method).add(measurement);
+				say(context, log, String.format("%s round %d %-13s %,10d rows in %6.2f s = %,9.0f rows/s (CPU %3.0f%% "
+						+ "busy%s)", measurement.at(), round, method, measurement.rows(), measurement.seconds(),
+						measurement.rowsPerSecond(), 100 * measurement.cpuBusy(),
+						measurement.detail().isEmpty() ? "" : ", " + measurement.detail()));
 			}
 		}
-		say(log, String.format("All measurements done in %.1f s after start; load average %s", seconds(benchStarted),
-				loadAverage()));
-		String report = report(server, log, results);
-		Path out = Path.of("bench", "results", "snapshot.md");
-		if (!Files.isDirectory(out.getParent())) {
-			out = Path.of("results", "snapshot.md");
+		for (Map.Entry<String, List<Measurement>> entry : results.entrySet()) {
+			for (Measurement m : entry.getValue()) {
+				context.record(ResultRow.measured(name(), context.flavor(), "round " + m.round(), label(entry.getKey()),
+						m.rowsPerSecond(), "rows/s", String.format("%,d rows in %.2f s, CPU %.0f%% busy%s; count and "
+								+ "checksum match", m.rows(), m.seconds(), 100 * m.cpuBusy(),
+								m.detail().isEmpty() ? "" : ", " + m.detail())));
+			}
 		}
-		Files.createDirectories(out.getParent());
-		Files.writeString(out, report);
-		System.out.println("Wrote " + out.toAbsolutePath());
-		System.exit(0);
+		double insertSelect = best(results.get("insert-select"));
+		double dump = best(results.get("dump-pipe"));
+		String shape = String.format("%,d rows, best of %d round(s)", this.rows, rounds);
+		for (Map.Entry<String, List<Measurement>> entry : results.entrySet()) {
+			if (!entry.getKey().startsWith("tributary")) {
+				continue;
+			}
+			double best = best(entry.getValue());
+			context.record(ResultRow.compared(name(), context.flavor(), shape, label(entry.getKey()), best, "rows/s",
+					"INSERT ... SELECT", insertSelect, INSERT_SELECT_TARGET, ""));
+			context.record(ResultRow.compared(name(), context.flavor(), shape, label(entry.getKey()), best, "rows/s",
+					"mariadb-dump | mariadb", dump, DUMP_TARGET, ""));
+		}
+		context.detail("### Snapshot log (" + context.flavor() + ")\n\n```\n" + log + "```\n");
 	}
 
-	/**
-	 * Times one copy into a fresh schema, checks it and drops the schema again; notes any other
-	 * benchmark seen on the machine just before, during or just after the copy.
-	 */
-	private static Measurement measure(TestDatabaseServer server, DataSource admin, Path bin, String method, int round,
+	/** Times one copy into a fresh schema, checks it and drops the schema again. */
+	private Measurement measure(ScenarioContext context, DataSource admin, Path bin, String method, int round,
 			String sourceChecksum) throws Exception {
-		String target = "snap_tgt_" + (++targets);
+		TestDatabaseServer server = context.server();
+		String target = "snap_tgt_" + (++this.targets);
 		server.createSchema(target);
 		settle(admin);
-		Set<String> others = ConcurrentHashMap.newKeySet();
-		others.addAll(otherBenchmarks());
-		java.util.concurrent.ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor((task) -> {
-			Thread thread = new Thread(task, "bench-process-sampler");
-			thread.setDaemon(true);
-			return thread;
-		});
-		sampler.scheduleWithFixedDelay(() -> others.addAll(otherBenchmarks()), 1, 1, TimeUnit.SECONDS);
-		String at = LocalTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.SECONDS).toString();
-		String loadBefore = loadAverage();
+		String at = LocalTime.now().truncatedTo(ChronoUnit.SECONDS).toString();
 		CpuSample cpu = CpuSample.now();
 		Measurement measurement;
-		try {
-			if (method.equals("insert-select")) {
-				measurement = insertSelect(admin, target);
-			}
-			else if (method.equals("dump-pipe")) {
-				measurement = dumpPipe(server, bin, target);
-			}
-			else {
-				measurement = tributary(server, Integer.parseInt(method.substring("tributary-".length())), target);
-			}
+		if (method.equals("insert-select")) {
+			measurement = insertSelect(admin, target);
 		}
-		finally {
-			sampler.shutdownNow();
+		else if (method.equals("dump-pipe")) {
+			measurement = dumpPipe(server, bin, target);
+		}
+		else {
+			int threads = Integer.parseInt(method.substring("tributary-".length()));
+			measurement = context.profiled(threads + "-threads-round-" + round,
+					() -> tributary(server, threads, target));
 		}
 		double busy = cpu.busySince();
-		others.addAll(otherBenchmarks());
-		String check = verify(admin, target, sourceChecksum);
+		verify(admin, target, sourceChecksum);
 		execute(admin, "DROP DATABASE `" + target + "`");
-		return measurement.with(round, at, busy, loadBefore, check, new TreeSet<>(others));
+		return measurement.with(round, at, busy);
 	}
 
-	/**
-	 * Waits while another benchmark runs on the machine, for at most {@code waitForOthers} seconds
-	 * over the whole run; once that is spent, measures at once.
-	 */
-	private static void awaitOthers(StringBuilder log) throws InterruptedException {
-		List<String> others = otherBenchmarks();
-		if (others.isEmpty() || waitedNanos >= WAIT_FOR_OTHERS.toNanos()) {
-			return;
-		}
-		say(log, "Waiting for " + new TreeSet<>(others) + " to finish (at most "
-				+ (WAIT_FOR_OTHERS.toNanos() - waitedNanos) / 1_000_000_000 + " s more)");
-		long started = System.nanoTime();
-		long deadline = started + WAIT_FOR_OTHERS.toNanos() - waitedNanos;
-		while (!otherBenchmarks().isEmpty() && System.nanoTime() < deadline) {
-			Thread.sleep(5_000);
-		}
-		waitedNanos += System.nanoTime() - started;
-		say(log, String.format("Waited %.0f s; %s", seconds(started),
-				otherBenchmarks().isEmpty() ? "the machine is free of other benchmarks" : "measuring anyway"));
-		Thread.sleep(5_000);
-	}
-
-	/** Creates {@code sbtest1} as sysbench does and fills it with multi-row inserts. */
-	private static void load(DataSource admin) throws SQLException {
-		Random random = new Random(42);
+	private void load(DataSource admin) throws SQLException {
 		try (Connection connection = admin.getConnection(); Statement statement = connection.createStatement()) {
 			statement.execute("CREATE TABLE " + SOURCE_SCHEMA + "." + TABLE + " (id INT NOT NULL AUTO_INCREMENT, "
 					+ "k INT NOT NULL DEFAULT 0, c CHAR(120) NOT NULL DEFAULT '', pad CHAR(60) NOT NULL DEFAULT '', "
 					+ "PRIMARY KEY (id), KEY k_1 (k)) ENGINE=InnoDB");
-			for (int from = 1; from <= ROWS; from += INSERT_ROWS) {
-				StringBuilder insert = new StringBuilder(INSERT_ROWS * 200);
-				insert.append("INSERT INTO ").append(SOURCE_SCHEMA).append('.').append(TABLE)
-					.append(" (id, k, c, pad) VALUES ");
-				for (int id = from; id < from + INSERT_ROWS && id <= ROWS; id++) {
-					insert.append((id > from) ? "," : "").append('(').append(id).append(',')
-						.append(1 + random.nextInt(ROWS)).append(",'");
-					digitGroups(insert, random, 10);
-					insert.append("','");
-					digitGroups(insert, random, 5);
-					insert.append("')");
-				}
-				statement.execute(insert.toString());
-			}
-			statement.execute("ANALYZE TABLE " + SOURCE_SCHEMA + "." + TABLE);
 		}
-	}
-
-	/** Appends sysbench's value template: groups of 11 random digits joined by dashes. */
-	private static void digitGroups(StringBuilder out, Random random, int groups) {
-		for (int group = 0; group < groups; group++) {
-			if (group > 0) {
-				out.append('-');
-			}
-			for (int digit = 0; digit < 11; digit++) {
-				out.append((char) ('0' + random.nextInt(10)));
-			}
-		}
+		SysbenchRows.load(admin, SOURCE_SCHEMA + "." + TABLE, this.rows, 42);
+		execute(admin, "ANALYZE TABLE " + SOURCE_SCHEMA + "." + TABLE);
 	}
 
 	private static Measurement insertSelect(DataSource admin, String target) throws SQLException {
@@ -296,7 +203,7 @@ public final class SnapshotBenchmark {
 		}
 	}
 
-	private static Measurement dumpPipe(TestDatabaseServer server, Path bin, String target)
+	private Measurement dumpPipe(TestDatabaseServer server, Path bin, String target)
 			throws IOException, InterruptedException {
 		List<String> connect = List.of("--protocol=TCP", "--host=" + server.host(), "--port=" + server.port(),
 				"--user=" + server.username(), "--password=" + server.password(), "--skip-ssl");
@@ -330,7 +237,7 @@ public final class SnapshotBenchmark {
 						+ Files.readString(dumpErrors).strip() + "), mariadb exit " + restoreExit + " ("
 						+ Files.readString(restoreErrors).strip() + ")");
 			}
-			return new Measurement(ROWS, seconds, "");
+			return new Measurement(this.rows, seconds, "");
 		}
 		finally {
 			Files.deleteIfExists(dumpErrors);
@@ -338,7 +245,7 @@ public final class SnapshotBenchmark {
 		}
 	}
 
-	private static Measurement tributary(TestDatabaseServer server, int threads, String target) throws Exception {
+	private Measurement tributary(TestDatabaseServer server, int threads, String target) throws Exception {
 		// Plain connections on every path, as for the command-line tools: no TLS.
 		SourceSettings source = new SourceSettings(server.host(), server.port(), server.username(), server.password(),
 				100_000 + RANDOM.nextInt(1_000_000), Duration.ofSeconds(10), Duration.ofSeconds(5), SslMode.DISABLED,
@@ -358,7 +265,8 @@ public final class SnapshotBenchmark {
 				pipeline.start();
 				long deadline = started + SNAPSHOT_TIMEOUT.toNanos();
 				TableStatus table = pipeline.status().tables().get(0);
-				while (table.phase() == TableStatus.Phase.SNAPSHOTTING) {
+				// STARTING until the pipeline has connected and set the table up, then SNAPSHOTTING.
+				while (table.phase() == TableStatus.Phase.STARTING || table.phase() == TableStatus.Phase.SNAPSHOTTING) {
 					if (System.nanoTime() > deadline) {
 						throw new IllegalStateException("Snapshot not done after " + SNAPSHOT_TIMEOUT);
 					}
@@ -429,13 +337,13 @@ public final class SnapshotBenchmark {
 	}
 
 	/** Checks the copy against the source: same row count and same {@code CHECKSUM TABLE}. */
-	private static String verify(DataSource admin, String target, String sourceChecksum) throws SQLException {
+	private void verify(DataSource admin, String target, String sourceChecksum) throws SQLException {
 		String count = query(admin, "SELECT COUNT(*) FROM " + target + "." + TABLE);
 		String checksum = checksum(admin, target);
-		if (Long.parseLong(count) != ROWS) {
-			return "WRONG COUNT " + count;
+		if (Long.parseLong(count) != this.rows || !checksum.equals(sourceChecksum)) {
+			throw new IllegalStateException("The copy in " + target + " differs from the source: " + count + " rows of "
+					+ this.rows + ", checksum " + checksum + " against " + sourceChecksum);
 		}
-		return checksum.equals(sourceChecksum) ? "count and checksum match" : "CHECKSUM DIFFERS " + checksum;
 	}
 
 	private static String checksum(DataSource admin, String schema) throws SQLException {
@@ -456,120 +364,16 @@ public final class SnapshotBenchmark {
 		}
 	}
 
-	private static String report(TestDatabaseServer server, StringBuilder log,
-			Map<String, List<Measurement>> results) {
-		StringBuilder out = new StringBuilder();
-		out.append("# Snapshot benchmark\n\n")
-			.append(String.format("%,d sysbench-shaped rows (`sbtest1`: INT key, INT k with a secondary index, "
-					+ "CHAR(120), CHAR(60)) copied into a fresh schema of the same server, %s %s, run at %s.%n%n", ROWS,
-					server.flavor(), server.version(), Instant.now()))
-			.append("Each measurement copies into a new schema: `CREATE TABLE ... LIKE` plus `INSERT ... SELECT` on one ")
-			.append("JDBC connection; `mariadb-dump --single-transaction --skip-ssl` piped into `mariadb --skip-ssl` ")
-			.append("over TCP (dump defaults otherwise: table definition, extended inserts); a Tributary pipeline ")
-			.append("with the engine's default chunk sizing and 1, 2 or 4 copy threads, timed from `start()` until ")
-			.append("the table leaves SNAPSHOTTING. No TLS on any path. Rounds alternate the order of the methods; ")
-			.append("before each measurement the older binary logs are purged and dirty pages flushed. Rows/s is ")
-			.append("the table's rows over the wall-clock time, table creation included. A measurement during which ")
-			.append("another benchmark ran on the machine is repeated once after it finished; best figures and ")
-			.append("ratios use only measurements made alone when there are any.\n\n")
-			.append("| method | round | start (UTC) | rows | seconds | rows/s | CPU busy | load before | check | conditions |\n")
-			.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
-		for (Map.Entry<String, List<Measurement>> entry : results.entrySet()) {
-			for (Measurement m : entry.getValue()) {
-				out.append(String.format("| %s | %d | %s | %,d | %.2f | %,.0f | %.0f%% | %s | %s | %s |%n",
-						label(entry.getKey()), m.round(), m.at(), m.rows(), m.seconds(), m.rowsPerSecond(),
-						100 * m.cpuBusy(), m.loadBefore(), m.detail().isEmpty() ? m.check() : m.detail() + "; " + m.check(),
-						m.conditions()));
-			}
-		}
-		double insertSelect = best(results.get("insert-select"));
-		double dump = best(results.get("dump-pipe"));
-		out.append("\nBest of the rounds, and ratios of best to best:\n\n")
-			.append("| method | best rows/s | vs INSERT ... SELECT | vs dump pipe | target (>= ")
-			.append(INSERT_SELECT_TARGET)
-			.append("x and >= ")
-			.append(DUMP_TARGET)
-			.append("x) |\n| --- | --- | --- | --- | --- |\n");
-		for (Map.Entry<String, List<Measurement>> entry : results.entrySet()) {
-			double best = best(entry.getValue());
-			String verdict = "";
-			if (entry.getKey().startsWith("tributary")) {
-				verdict = ((best / insertSelect >= INSERT_SELECT_TARGET) ? "hit" : "miss") + " / "
-						+ ((best / dump >= DUMP_TARGET) ? "hit" : "miss");
-			}
-			out.append(String.format("| %s | %,.0f | %.2fx | %.2fx | %s |%n", label(entry.getKey()), best,
-					best / insertSelect, best / dump, verdict));
-		}
-		out.append("\nRatios within each round (Tributary rows/s over the baseline's rows/s of the same round):\n\n")
-			.append("| method | round | vs INSERT ... SELECT | vs dump pipe |\n| --- | --- | --- | --- |\n");
-		for (Map.Entry<String, List<Measurement>> entry : results.entrySet()) {
-			if (!entry.getKey().startsWith("tributary")) {
-				continue;
-			}
-			for (int round = 1; round <= ROUNDS; round++) {
-				double tributary = ofRound(entry.getValue(), round);
-				out.append(String.format("| %s | %d | %.2fx | %.2fx |%n", label(entry.getKey()), round,
-						tributary / ofRound(results.get("insert-select"), round),
-						tributary / ofRound(results.get("dump-pipe"), round)));
-			}
-		}
-		out.append("\n## Log\n\n```\n").append(log).append("```\n");
-		return out.toString();
-	}
-
 	private static String label(String method) {
 		return switch (method) {
 			case "insert-select" -> "INSERT ... SELECT";
-			case "dump-pipe" -> "mariadb-dump \\| mariadb";
+			case "dump-pipe" -> "mariadb-dump | mariadb";
 			default -> "Tributary, " + method.substring("tributary-".length()) + " thread(s)";
 		};
 	}
 
-	/** The best rows/s among the measurements made alone, or among all when none was. */
 	private static double best(List<Measurement> measurements) {
-		return preferAlone(measurements).stream().mapToDouble(Measurement::rowsPerSecond).max().orElse(Double.NaN);
-	}
-
-	/** The rows/s of a round, from a measurement made alone when the round has one. */
-	private static double ofRound(List<Measurement> measurements, int round) {
-		return preferAlone(measurements.stream().filter((m) -> m.round() == round).toList()).stream()
-			.mapToDouble(Measurement::rowsPerSecond).max().orElse(Double.NaN);
-	}
-
-	private static List<Measurement> preferAlone(List<Measurement> measurements) {
-		List<Measurement> alone = measurements.stream().filter(Measurement::alone).toList();
-		return alone.isEmpty() ? measurements : alone;
-	}
-
-	/** Command lines of other benchmark JVMs running now, which would share the machine's CPUs. */
-	private static List<String> otherBenchmarks() {
-		long self = ProcessHandle.current().pid();
-		List<String> found = new ArrayList<>();
-		ProcessHandle.allProcesses().filter((p) -> p.pid() != self).forEach((p) -> {
-			String command = p.info().commandLine().orElse("");
-			if (command.contains("Benchmark") && !command.contains("SnapshotBenchmark")) {
-				java.util.regex.Matcher name = java.util.regex.Pattern.compile("\\w+Benchmark").matcher(command);
-				found.add(name.find() ? name.group() : "a benchmark");
-			}
-		});
-		return found;
-	}
-
-	private static String loadAverage() {
-		try {
-			String[] fields = Files.readString(Path.of("/proc/loadavg")).split("\\s+");
-			return fields[0] + " " + fields[1] + " " + fields[2];
-		}
-		catch (IOException | RuntimeException ex) {
-			return "unknown";
-		}
-	}
-
-	private static String version(Path tool) throws IOException, InterruptedException {
-		Process process = new ProcessBuilder(tool.toString(), "--version").redirectErrorStream(true).start();
-		String text = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-		process.waitFor();
-		return text.replaceFirst("^.*/", "");
+		return measurements.stream().mapToDouble(Measurement::rowsPerSecond).max().orElse(Double.NaN);
 	}
 
 	private static String variables(DataSource admin, String... names) throws SQLException {
@@ -604,23 +408,13 @@ public final class SnapshotBenchmark {
 		}
 	}
 
-	private static void say(StringBuilder log, String line) {
-		System.out.println(line);
+	private static void say(ScenarioContext context, StringBuilder log, String line) {
+		context.say(line);
 		log.append(line).append('\n');
 	}
 
 	private static double seconds(long startedNanos) {
 		return (System.nanoTime() - startedNanos) / 1e9;
-	}
-
-	private static void quietLogs() {
-		if (LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME) instanceof ch.qos.logback.classic.Logger root) {
-			root.setLevel(Level.WARN);
-		}
-		if (LoggerFactory.getLogger("ch.vorburger.exec") instanceof ch.qos.logback.classic.Logger servers) {
-			servers.setLevel(Level.OFF);
-		}
-		BINLOG_CLIENT_LOG.setLevel(java.util.logging.Level.WARNING);
 	}
 
 	/**
@@ -630,33 +424,21 @@ public final class SnapshotBenchmark {
 	 * @param seconds wall-clock time of the copy
 	 * @param detail what the method reported about the copy, or empty
 	 * @param round the round it ran in
-	 * @param at UTC time of day the copy started
+	 * @param at time of day the copy started
 	 * @param cpuBusy share of the machine's CPU time that was not idle during the copy
-	 * @param loadBefore the load average just before the copy
-	 * @param check outcome of comparing the copy with the source
-	 * @param others other benchmarks seen on the machine around and during the copy
 	 */
-	private record Measurement(long rows, double seconds, String detail, int round, String at, double cpuBusy,
-			String loadBefore, String check, Set<String> others) {
+	private record Measurement(long rows, double seconds, String detail, int round, String at, double cpuBusy) {
 
 		Measurement(long rows, double seconds, String detail) {
-			this(rows, seconds, detail, 0, "", Double.NaN, "", "", Set.of());
+			this(rows, seconds, detail, 0, "", Double.NaN);
 		}
 
-		Measurement with(int round, String at, double cpuBusy, String loadBefore, String check, Set<String> others) {
-			return new Measurement(this.rows, this.seconds, this.detail, round, at, cpuBusy, loadBefore, check, others);
+		Measurement with(int round, String at, double cpuBusy) {
+			return new Measurement(this.rows, this.seconds, this.detail, round, at, cpuBusy);
 		}
 
 		double rowsPerSecond() {
 			return this.rows / this.seconds;
-		}
-
-		boolean alone() {
-			return this.others.isEmpty();
-		}
-
-		String conditions() {
-			return alone() ? "no other benchmark running" : "while " + String.join(", ", this.others) + " ran";
 		}
 
 	}
