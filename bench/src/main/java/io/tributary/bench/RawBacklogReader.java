@@ -57,13 +57,13 @@ final class RawBacklogReader implements ReaderMain.BacklogReader {
 		AtomicLong events = new AtomicLong();
 		CountDownLatch done = new CountDownLatch(1);
 		long[] doneAt = { 0 };
+		EndCheck end = new EndCheck(to);
 		client.registerEventListener((event) -> {
 			events.incrementAndGet();
 			if (done.getCount() == 0 || event.getHeader().getEventType() == EventType.ROTATE) {
 				return;
 			}
-			long next = ((EventHeaderV4) event.getHeader()).getNextPosition();
-			if (next > 0 && Position.of(client.getBinlogFilename(), next).compareTo(to) >= 0) {
+			if (end.reached(client.getBinlogFilename(), ((EventHeaderV4) event.getHeader()).getNextPosition())) {
 				doneAt[0] = System.nanoTime();
 				done.countDown();
 			}
@@ -83,6 +83,35 @@ final class RawBacklogReader implements ReaderMain.BacklogReader {
 			client.disconnect();
 		}
 		return new ReaderMain.Round((doneAt[0] - started) / 1e9, Double.NaN, 0, events.get(), 0);
+	}
+
+	/**
+	 * Tells whether an event ends at or past the end of the stretch, parsing a binlog file name only
+	 * when the client moves to another file, so the check costs next to nothing per event.
+	 */
+	private static final class EndCheck {
+
+		private final Position to;
+
+		private String file;
+
+		private boolean pastEndFile;
+
+		private boolean inEndFile;
+
+		EndCheck(Position to) {
+			this.to = to;
+		}
+
+		boolean reached(String currentFile, long nextPosition) {
+			if (currentFile != this.file) {
+				this.file = currentFile;
+				this.inEndFile = currentFile.equals(this.to.file());
+				this.pastEndFile = Position.of(currentFile, 0).compareTo(Position.of(this.to.file(), 0)) > 0;
+			}
+			return nextPosition > 0 && (this.pastEndFile || (this.inEndFile && nextPosition >= this.to.offset()));
+		}
+
 	}
 
 }

@@ -55,7 +55,8 @@ final class ReaderJvm {
 		command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
 		command.add("-Xmx" + this.context.settings().text("childHeap"));
 		Path jfr = null;
-		if (this.context.settings().jfr()) {
+		// The schema history is a preparation, not a measurement: no recording.
+		if (this.context.settings().jfr() && !reader.equals("debezium-schema")) {
 			jfr = this.context.jfrFile(label);
 			command.add("-XX:StartFlightRecording=filename=" + jfr + ",settings=profile,dumponexit=true");
 		}
