@@ -3,8 +3,6 @@ package io.tributary.bench;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -12,9 +10,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,10 +23,8 @@ import java.util.stream.Collectors;
 
 import javax.sql.DataSource;
 
-import ch.qos.logback.classic.Level;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import org.slf4j.LoggerFactory;
 
 import io.tributary.apply.ParallelApplier;
 import io.tributary.checksum.ChecksumSettings;
@@ -108,21 +102,21 @@ final class ApplyBacklogRun implements AutoCloseable {
 
 	private static final Duration LONG_WAIT = Duration.ofMinutes(30);
 
-	private int rows;
+	private final int rows;
 
-	private int backlog;
+	private final int backlog;
 
-	private int clients;
+	private final int clients;
 
-	private int[] workerCounts;
+	private final int[] workerCounts;
 
-	private int replicaThreads;
+	private final int replicaThreads;
 
-	private int hotKeys;
+	private final int hotKeys;
 
-	private int hotUpdates;
+	private final int hotUpdates;
 
-	private Duration quietWait;
+	private final Duration quietWait;
 
 	private final ScenarioContext context;
 
