@@ -25,8 +25,8 @@ record BacklogReads(String reader, IngestionBacklogs.Backlog backlog, List<Reade
 
 	/** Every round in a few words, for the results. */
 	String describe() {
-		return this.rounds.stream().map((round) -> String.format("%.2f s (%.1f CPU s, %,d events)", round.seconds(),
-				round.cpuSeconds(), round.events())).collect(Collectors.joining("; "));
+		return this.rounds.stream().map((round) -> String.format("%.2f s (first change at %.2f s, %.1f CPU s, %,d events)",
+				round.seconds(), round.firstSeconds(), round.cpuSeconds(), round.events())).collect(Collectors.joining("; "));
 	}
 
 	/** Records the cold and the warm figure. */

@@ -67,7 +67,8 @@ final class ResultsWriter {
 			.append("verdict |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
 		for (ResultRow row : comparisons) {
 			out.append(String.format("| %s | %s | %s | %s | %s %s | %s | %s %s | %s | %s | %s |%n", row.scenario(),
-					row.server(), row.shape(), row.measure(), number(row.value()), row.unit(), row.reference(),
+					row.server(), cell(row.shape()), cell(row.measure()), number(row.value()), row.unit(),
+					cell(row.reference()),
 					number(row.referenceValue()), row.unit(), ratio(row.ratio()),
 					Double.isNaN(row.target()) ? "-" : ">= " + ratio(row.target()),
 					row.verdict().isEmpty() ? "-" : "**" + row.verdict() + "**"));
