@@ -223,6 +223,27 @@ public final class TestDatabaseServer implements AutoCloseable {
         return server;
     }
 
+    /**
+     * Starts an embedded server of the given flavour for the caller alone, whatever
+     * {@value #FLAVOR_PROPERTY} selects: the benchmarks run MariaDB and MySQL one after the other in
+     * one JVM. Otherwise as {@link #startDedicated()}; close it when done.
+     *
+     * @param flavor {@code mariadb} or {@code mysql} (with GTIDs)
+     * @throws org.opentest4j.TestAbortedException when the server cannot run on this machine, with
+     *     the package to install in its message
+     */
+    public static TestDatabaseServer startEmbedded(String flavor) {
+        long serverId = NEXT_SERVER_ID.getAndIncrement();
+        ServerBackend backend = switch (flavor) {
+            case "mariadb" -> new EmbeddedMariaDb(serverId);
+            case "mysql" -> new EmbeddedMySql(serverId, true);
+            default -> throw new IllegalArgumentException("unknown embedded server '" + flavor + "'; use mariadb or mysql");
+        };
+        TestDatabaseServer server = new TestDatabaseServer(backend);
+        server.start();
+        return server;
+    }
+
     private static ServerBackend embeddedBackend(boolean gtids) {
         if (!embeddedSelected()) {
             throw new org.opentest4j.TestAbortedException("Only an embedded server can be started, stopped and failed "

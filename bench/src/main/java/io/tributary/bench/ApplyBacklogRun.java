@@ -3,8 +3,6 @@ package io.tributary.bench;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -12,9 +10,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,10 +23,8 @@ import java.util.stream.Collectors;
 
 import javax.sql.DataSource;
 
-import ch.qos.logback.classic.Level;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import org.slf4j.LoggerFactory;
 
 import io.tributary.apply.ParallelApplier;
 import io.tributary.checksum.ChecksumSettings;
@@ -47,15 +41,15 @@ import io.tributary.status.TableStatus;
 import io.tributary.test.TestDatabaseServer;
 
 /**
- * Measures how fast a backlog of single-row UPDATE transactions on a sysbench-shaped table is
- * applied by Tributary with 1, 2, 4 and 8 apply workers, against a native MariaDB replica with
- * parallel appliers consuming the same stretch of binlog on the same machine, and how many target
- * writes Tributary saves on hot rows.
+ * One run of the apply scenario ({@link ApplyScenario}): how fast a backlog of single-row UPDATE transactions on a sysbench-shaped table is
+ * applied by Tributary's catch-up, against a native MariaDB replica with parallel appliers
+ * consuming the same stretch of binlog on the same machine, and how many target writes Tributary
+ * saves on hot rows. Target: at least 12x the native replica's rate. MariaDB only.
  *
- * <p>Two servers run: the shared embedded MariaDB of the test support is the source; a second
- * embedded MariaDB ({@link ReplicaServer}: no binary log, {@code slave_parallel_threads=4}) is
- * both the native replica (schema {@code sbtest}) and Tributary's target (schema
- * {@code tributary_target}), used by one system at a time.
+ * <p>Two servers run: the run's embedded MariaDB is the source; a second embedded MariaDB
+ * ({@link ReplicaServer}: no binary log, {@code replicaThreads} parallel appliers, optimistic mode,
+ * {@code innodb_flush_log_at_trx_commit=1}) is both the native replica (schema {@code sbtest}) and
+ * Tributary's target (schema {@code tributary_target}), used by one system at a time.
  *
  * <ol>
  *   <li>{@code sbtest.sbtest1} is loaded with {@code rows} rows on the source. The replica
@@ -76,56 +70,22 @@ import io.tributary.test.TestDatabaseServer;
  *       read against rows written.
  * </ol>
  *
- * <p>The machine may be shared. Before each timed run the benchmark waits until other processes
- * use less than {@code othersLimit} of the CPU, and a run during which they used more is repeated,
- * up to {@code attempts} times while the time budget ({@code budgetMinutes}) lasts; the attempt they
- * disturbed least is kept. Every attempt is logged.
- *
- * <p>Run: {@code ./mvnw -q -pl bench -am install -DskipTests && ./mvnw -q -pl bench exec:java
- * -Dexec.mainClass=io.tributary.bench.ApplyBacklogBenchmark}. Writes
- * {@code bench/results/apply-backlog.md} (or the file named by {@code out}). System properties
- * {@code rows}, {@code backlog}, {@code clients}, {@code workers} (comma separated),
- * {@code replicaThreads}, {@code replicaMode}, {@code replicaFlush} (the replica server's
- * {@code innodb_flush_log_at_trx_commit}, 1 by default, for both systems), {@code hotKeys},
- * {@code hotUpdates}, {@code attempts}, {@code othersLimit} and {@code budgetMinutes} change the
- * defaults.
+ * <p>In the full mode, before each timed run the scenario waits up to 90 s for other processes to
+ * use less than 10% of the CPU, and records how much they used during the run.
  */
-public final class ApplyBacklogBenchmark {
+final class ApplyBacklogRun implements AutoCloseable {
 
-	private static final int ROWS = Integer.getInteger("rows", 1_000_000);
+	static final String REPLICA_MODE = "optimistic";
 
-	private static final int BACKLOG = Integer.getInteger("backlog", 1_000_000);
+	static final int REPLICA_FLUSH = 1;
 
-	private static final int CLIENTS = Integer.getInteger("clients", 8);
+	private static final double OTHERS_LIMIT = 0.10;
 
-	private static final int[] WORKERS = Arrays.stream(System.getProperty("workers", "1,2,4,8").split(","))
-		.map(String::trim)
-		.mapToInt(Integer::parseInt)
-		.toArray();
+	/** The issue's target: Tributary's catch-up at least this multiple of the native replica's rate. */
+	private static final double REPLICA_TARGET = 12;
 
-	private static final int REPLICA_THREADS = Integer.getInteger("replicaThreads", 4);
-
-	private static final String REPLICA_MODE = System.getProperty("replicaMode", "optimistic");
-
-	private static final int REPLICA_FLUSH = Integer.getInteger("replicaFlush", 1);
-
-	private static final String OUT = System.getProperty("out", "apply-backlog.md");
-
-	private static final int HOT_KEYS = Integer.getInteger("hotKeys", 10);
-
-	private static final int HOT_UPDATES = Integer.getInteger("hotUpdates", 100_000);
-
-	private static final int ATTEMPTS = Integer.getInteger("attempts", 3);
-
-	private static final double OTHERS_LIMIT = Double.parseDouble(System.getProperty("othersLimit", "0.10"));
-
-	private static final Duration QUIET_WAIT = Duration.ofSeconds(90);
-
-	/** After this long, runs are no longer repeated and waits for quiet are short. */
-	private static final Duration BUDGET = Duration.ofMinutes(Integer.getInteger("budgetMinutes", 20));
-
-	/** Changes per second the issue asks for: 5x the 8.3k/s its native replica measurement gave. */
-	private static final double REFERENCE_TARGET = 41_000;
+	/** Hot rows: at least this many events per target write. */
+	private static final double HOT_TARGET = 100;
 
 	/** The engine's default apply concurrency, which the hot-row runs keep. */
 	private static final int DEFAULT_WORKERS = ParallelApplier.DEFAULT_CONCURRENCY;
@@ -142,9 +102,23 @@ public final class ApplyBacklogBenchmark {
 
 	private static final Duration LONG_WAIT = Duration.ofMinutes(30);
 
-	/** Held here: the JDK keeps loggers only weakly, and a collected one forgets its level. */
-	private static final java.util.logging.Logger BINLOG_CLIENT_LOG = java.util.logging.Logger
-		.getLogger("com.github.shyiko");
+	private final int rows;
+
+	private final int backlog;
+
+	private final int clients;
+
+	private final int[] workerCounts;
+
+	private final int replicaThreads;
+
+	private final int hotKeys;
+
+	private final int hotUpdates;
+
+	private final Duration quietWait;
+
+	private final ScenarioContext context;
 
 	private final TestDatabaseServer server;
 
@@ -160,42 +134,35 @@ public final class ApplyBacklogBenchmark {
 
 	private final StringBuilder log = new StringBuilder();
 
-	private final long budgetEnds = System.nanoTime() + BUDGET.toNanos();
-
 	private int nextServerId = 1001;
 
-	private ApplyBacklogBenchmark(TestDatabaseServer server, ReplicaServer replica) {
-		this.server = server;
+	ApplyBacklogRun(ScenarioContext context, ReplicaServer replica) {
+		this.context = context;
+		this.server = context.server();
 		this.replica = replica;
-		this.meter = new CpuMeter(server.port(), replica.port());
-		this.admin = server.dataSource(null);
+		this.meter = new CpuMeter(this.server.port(), replica.port());
+		this.admin = this.server.dataSource(null);
 		this.target = replica.dataSource();
-		this.sourcePool = pool(server.jdbcUrl(null), server.username(), server.password(), 4, "source");
+		this.sourcePool = pool(this.server.jdbcUrl(null), this.server.username(), this.server.password(), 4, "source");
+		BenchSettings settings = context.settings();
+		this.rows = settings.number("applyRows");
+		this.backlog = settings.number("applyBacklog");
+		this.clients = settings.number("applyClients");
+		this.workerCounts = settings.numbers("applyWorkers");
+		this.replicaThreads = settings.number("replicaThreads");
+		this.hotKeys = settings.number("hotKeys");
+		this.hotUpdates = settings.number("hotUpdates");
+		this.quietWait = Duration.ofSeconds(settings.mode().equals("smoke") ? 0 : 90);
 	}
 
-	public static void main(String[] args) throws Exception {
-		quietLogs();
-		long started = System.nanoTime();
-		TestDatabaseServer server = TestDatabaseServer.shared();
-		// The source's durability does not change what it writes to the binlog; this only makes
-		// generating the backlog faster. The table fits in the buffer pool either way.
-		execute(server.dataSource(null), "SET GLOBAL innodb_flush_log_at_trx_commit = 2",
-				"SET GLOBAL innodb_buffer_pool_size = 1073741824");
-		try (ReplicaServer replica = new ReplicaServer(2, REPLICA_THREADS, REPLICA_MODE, "2G")) {
-			replica.start();
-			replica.execute("SET GLOBAL innodb_flush_log_at_trx_commit = " + REPLICA_FLUSH);
-			ApplyBacklogBenchmark benchmark = new ApplyBacklogBenchmark(server, replica);
-			try {
-				benchmark.run(started);
-			}
-			finally {
-				benchmark.sourcePool.close();
-			}
-		}
-		System.exit(0);
+	/** Closes the source pool; the servers belong to the caller. */
+	@Override
+	public void close() {
+		this.sourcePool.close();
 	}
 
-	private void run(long benchStarted) throws Exception {
+	/** Runs every measurement and records the figures. */
+	void measureAll(long benchStarted) throws Exception {
 		say("Replica server: " + this.replica.variable("version") + ", slave_parallel_threads="
 				+ this.replica.variable("slave_parallel_threads") + ", slave_parallel_mode="
 				+ this.replica.variable("slave_parallel_mode") + ", innodb_flush_log_at_trx_commit="
@@ -205,7 +172,7 @@ public final class ApplyBacklogBenchmark {
 		Position beforeLoad = SourceQueries.head(this.admin);
 		double loadSeconds = load();
 		Position afterLoad = SourceQueries.head(this.admin);
-		say(String.format("Loaded %,d rows in %.1f s; binlog %s to %s", ROWS, loadSeconds, beforeLoad, afterLoad));
+		say(String.format("Loaded %,d rows in %.1f s; binlog %s to %s", this.rows, loadSeconds, beforeLoad, afterLoad));
 
 		this.replica.replicateFrom(this.server.host(), this.server.port(), this.server.username(),
 				this.server.password(), beforeLoad);
@@ -231,32 +198,32 @@ public final class ApplyBacklogBenchmark {
 		// The backlog: every update is its own auto-commit transaction.
 		Position beforeBacklog = SourceQueries.head(this.admin);
 		long gtidBefore = gtidSequence();
-		double generateSeconds = generate(BACKLOG, false, 1000);
+		double generateSeconds = generate(this.backlog, false, 1000);
 		Position afterBacklog = SourceQueries.head(this.admin);
 		long transactions = gtidSequence() - gtidBefore;
 		long backlogBytes = bytesBetween(beforeBacklog, afterBacklog, SourceQueries.binaryLogs(this.admin));
 		say(String.format("Backlog: %,d single-row UPDATE transactions (%,d GTIDs) from %d clients in %.1f s "
-				+ "(%.0f/s); binlog %s to %s, %,d bytes", BACKLOG, transactions, CLIENTS, generateSeconds,
-				BACKLOG / generateSeconds, beforeBacklog, afterBacklog, backlogBytes));
+				+ "(%.0f/s); binlog %s to %s, %,d bytes", this.backlog, transactions, this.clients, generateSeconds,
+				this.backlog / generateSeconds, beforeBacklog, afterBacklog, backlogBytes));
 		if (!replicaStart.equals(beforeBacklog) || !Position.parse(checkpoint).equals(beforeBacklog)) {
 			say("Note: replica start " + replicaStart + ", checkpoint " + checkpoint + " and backlog start "
 					+ beforeBacklog + " differ");
 		}
 
 		List<Run> runs = new ArrayList<>();
-		for (int workers : WORKERS) {
+		for (int workers : this.workerCounts) {
 			runs.add(measure("Tributary, " + workers + " workers", () -> {
 				restoreTarget(checkpoint);
-				return tributary("Tributary", workers, BACKLOG, false);
+				return tributary("Tributary", workers, this.backlog, false);
 			}));
 		}
 		Run passive = measure("Tributary, " + DEFAULT_WORKERS + " workers, status polling", () -> {
 			restoreTarget(checkpoint);
-			return tributary("Tributary, status polled", DEFAULT_WORKERS, BACKLOG, true);
+			return tributary("Tributary, status polled", DEFAULT_WORKERS, this.backlog, true);
 		});
 		Run replicaRun = measure("MariaDB replica", () -> {
 			restoreReplica(replicaStart);
-			return replicaApply(afterBacklog, BACKLOG);
+			return replicaApply(afterBacklog, this.backlog);
 		});
 
 		String sourceSum = checksum(this.admin, SOURCE_TABLE);
@@ -267,13 +234,13 @@ public final class ApplyBacklogBenchmark {
 
 		// Hot rows as a backlog: the pipeline (checkpoint) and the replica both stopped at the head.
 		Position beforeHot = SourceQueries.head(this.admin);
-		double hotGenerate = generate(HOT_UPDATES, true, 2000);
+		double hotGenerate = generate(this.hotUpdates, true, 2000);
 		Position afterHot = SourceQueries.head(this.admin);
-		say(String.format("Hot backlog: %,d transactions over %d ids in %.1f s; binlog %s to %s", HOT_UPDATES,
-				HOT_KEYS, hotGenerate, beforeHot, afterHot));
-		Run hotBacklog = tributary("Tributary, hot backlog", DEFAULT_WORKERS, HOT_UPDATES, true);
+		say(String.format("Hot backlog: %,d transactions over %d ids in %.1f s; binlog %s to %s", this.hotUpdates,
+				this.hotKeys, hotGenerate, beforeHot, afterHot));
+		Run hotBacklog = tributary("Tributary, hot backlog", DEFAULT_WORKERS, this.hotUpdates, true);
 		say(hotBacklog.describe());
-		Run replicaHot = replicaApply(afterHot, HOT_UPDATES);
+		Run replicaHot = replicaApply(afterHot, this.hotUpdates);
 		say("Hot backlog: " + replicaHot.describe());
 
 		Run hotLive = live();
@@ -285,46 +252,50 @@ public final class ApplyBacklogBenchmark {
 		Report report = new Report(this.server, generateSeconds, transactions, backlogBytes, runs, passive,
 				replicaRun, hotBacklog, replicaHot, hotLive, sourceSum, replicaSum, tributarySum, finalSource,
 				finalTarget, this.log, seconds(benchStarted));
-		Path out = Path.of("bench", "results", OUT);
-		if (!Files.isDirectory(out.getParent())) {
-			out = Path.of("results", OUT);
-		}
-		Files.createDirectories(out.getParent());
-		Files.writeString(out, report.render());
-		System.out.print(report.render());
-		System.out.println("Wrote " + out.toAbsolutePath());
+		record(report);
+		this.context.detail(report.render(String.format("%,d rows, a backlog of %,d single-row update transactions "
+				+ "from %d clients; replica `slave_parallel_threads=%d`, `slave_parallel_mode=%s`, "
+				+ "`innodb_flush_log_at_trx_commit=%d`; hot rows: %,d transactions over %d ids", this.rows,
+				this.backlog, this.clients, this.replicaThreads, REPLICA_MODE, REPLICA_FLUSH, this.hotUpdates,
+				this.hotKeys)));
 	}
 
-	/**
-	 * Runs attempts until other processes used at most {@link #OTHERS_LIMIT} of the CPU during
-	 * one, at most {@link #ATTEMPTS} times, and keeps the attempt they used least of.
-	 */
+	/** Records the figures: every catch-up run, the replica, and the ratios against the replica. */
+	private void record(Report report) {
+		String shape = String.format("%,d single-row transactions on %,d rows", this.backlog, this.rows);
+		List<Run> all = new ArrayList<>(report.runs());
+		all.add(report.polled());
+		all.add(report.replicaRun());
+		for (Run run : all) {
+			this.context.record(ResultRow.measured("apply", "mariadb", shape, run.system() + ", " + run.workers()
+					+ " worker(s)", run.rate(), "changes/s", run.describe()));
+		}
+		Run best = report.runs().stream().max(java.util.Comparator.comparingDouble(Run::rate)).orElseThrow();
+		this.context.record(ResultRow.compared("apply", "mariadb", shape, best.system() + ", " + best.workers()
+				+ " worker(s)", best.rate(), "changes/s", "native replica, " + this.replicaThreads + " threads",
+				report.replicaRun().rate(), REPLICA_TARGET, ""));
+		String hotShape = String.format("%,d hot-row transactions over %d ids", this.hotUpdates, this.hotKeys);
+		for (Run run : List.of(report.hotBacklog(), report.hotLive(), report.replicaHot())) {
+			this.context.record(ResultRow.measured("apply", "mariadb", hotShape, run.system() + ", events per write",
+					(double) run.events() / Math.max(1, run.writes()), "events/write", String.format("%,d events, %,d "
+							+ "target writes in %.2f s", run.events(), run.writes(), run.seconds())));
+		}
+	}
+
+	/** Runs a measured stretch once, under Flight Recorder when the run asks for it, and logs it. */
 	private Run measure(String name, Callable<Run> attempt) throws Exception {
-		Run kept = null;
-		for (int i = 1; i <= ATTEMPTS; i++) {
-			Run run = attempt.call();
-			say(name + ", attempt " + i + ": " + run.describe());
-			if (kept == null || run.cpu().others() < kept.cpu().others()) {
-				kept = run;
-			}
-			if (run.cpu().others() <= OTHERS_LIMIT) {
-				break;
-			}
-			if (overBudget()) {
-				say("Time budget used up; not repeating");
-				break;
-			}
-		}
-		return kept;
+		String label = name.toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9]+", "-");
+		Run run = this.context.profiled(label, attempt);
+		say(name + ": " + run.describe());
+		return run;
 	}
 
-	private boolean overBudget() {
-		return System.nanoTime() > this.budgetEnds;
-	}
-
-	/** Waits for other processes to go quiet, briefly once the time budget is used up. */
+	/** Waits a while for other processes to go quiet. */
 	private void awaitQuiet() throws InterruptedException {
-		double waited = this.meter.awaitQuiet(OTHERS_LIMIT, overBudget() ? Duration.ofSeconds(5) : QUIET_WAIT);
+		if (this.quietWait.isZero()) {
+			return;
+		}
+		double waited = this.meter.awaitQuiet(OTHERS_LIMIT, this.quietWait);
 		if (waited > 5) {
 			say(String.format("Waited %.0f s for other processes to go quiet", waited));
 		}
@@ -339,15 +310,15 @@ public final class ApplyBacklogBenchmark {
 			statement.execute("CREATE TABLE " + SOURCE_TABLE.quoted() + " (id INT NOT NULL AUTO_INCREMENT, "
 					+ "k INT NOT NULL DEFAULT 0, c CHAR(120) NOT NULL DEFAULT '', pad CHAR(60) NOT NULL DEFAULT '', "
 					+ "PRIMARY KEY (id), KEY k_1 (k)) ENGINE = InnoDB");
-			for (int from = 1; from <= ROWS; from += 1000) {
+			for (int from = 1; from <= this.rows; from += 1000) {
 				StringBuilder insert = new StringBuilder("INSERT INTO ").append(SOURCE_TABLE.quoted())
 					.append(" (id, k, c, pad) VALUES ");
-				for (int id = from; id < from + 1000 && id <= ROWS; id++) {
+				for (int id = from; id < from + 1000 && id <= this.rows; id++) {
 					insert.append((id > from) ? "," : "")
 						.append('(')
 						.append(id)
 						.append(',')
-						.append(1 + random.nextInt(ROWS))
+						.append(1 + random.nextInt(this.rows))
 						.append(",'")
 						.append(digits(random, 10))
 						.append("','")
@@ -374,33 +345,33 @@ public final class ApplyBacklogBenchmark {
 		return out.toString();
 	}
 
-	private static int hotId(int index) {
-		return 1 + index * (ROWS / HOT_KEYS);
+	private int hotId(int index) {
+		return 1 + index * (this.rows / this.hotKeys);
 	}
 
 	/**
 	 * Runs {@code count} auto-commit {@code UPDATE ... SET k = k + 1 WHERE id = ?} statements from
-	 * {@link #CLIENTS} connections without batching, so each is one transaction in the binlog.
-	 * @param hot whether ids are drawn from the {@link #HOT_KEYS} hot ids rather than all rows
+	 * {@code applyClients} connections without batching, so each is one transaction in the binlog.
+	 * @param hot whether ids are drawn from the {@code hotKeys} hot ids rather than all rows
 	 * @param seed seed of the clients' random ids
 	 * @return seconds taken
 	 */
 	private double generate(int count, boolean hot, long seed) throws Exception {
 		String url = "jdbc:mysql://" + this.server.host() + ":" + this.server.port() + "/?useSSL=false";
 		String sql = "UPDATE " + SOURCE_TABLE.quoted() + " SET k = k + 1 WHERE id = ?";
-		ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
+		ExecutorService clients = Executors.newFixedThreadPool(this.clients);
 		long started = System.nanoTime();
 		try {
 			List<Future<?>> done = new ArrayList<>();
-			for (int client = 0; client < CLIENTS; client++) {
-				int mine = count / CLIENTS + ((client < count % CLIENTS) ? 1 : 0);
+			for (int client = 0; client < this.clients; client++) {
+				int mine = count / this.clients + ((client < count % this.clients) ? 1 : 0);
 				Random random = new Random(seed + client);
 				done.add(clients.submit(() -> {
 					try (Connection connection = DriverManager.getConnection(url, this.server.username(),
 							this.server.password()); PreparedStatement update = connection.prepareStatement(sql)) {
 						connection.setAutoCommit(true);
 						for (int i = 0; i < mine; i++) {
-							update.setInt(1, hot ? hotId(random.nextInt(HOT_KEYS)) : 1 + random.nextInt(ROWS));
+							update.setInt(1, hot ? hotId(random.nextInt(this.hotKeys)) : 1 + random.nextInt(this.rows));
 							update.executeUpdate();
 						}
 					}
@@ -481,7 +452,7 @@ public final class ApplyBacklogBenchmark {
 		CpuMeter.Share share = cpu.untilNow(this.meter);
 		this.replica.stopReplica();
 		long retried = Long.parseLong(globalStatus(this.target, "Slave_retried_transactions")) - retriedBefore;
-		return new Run("MariaDB replica", REPLICA_THREADS, transactions, elapsed, transactions, transactions, -1,
+		return new Run("MariaDB replica", this.replicaThreads, transactions, elapsed, transactions, transactions, -1,
 				retried, share, null);
 	}
 
@@ -496,14 +467,14 @@ public final class ApplyBacklogBenchmark {
 			TableStatus before = pipeline.status().tables().get(0);
 			CpuMeter.Sample cpu = this.meter.sample();
 			long started = System.nanoTime();
-			double generated = generate(HOT_UPDATES, true, 3000);
+			double generated = generate(this.hotUpdates, true, 3000);
 			awaitConfirmed(pipeline, SourceQueries.head(this.sourcePool));
 			double elapsed = seconds(started);
 			CpuMeter.Share share = cpu.untilNow(this.meter);
 			TableStatus after = pipeline.status().tables().get(0);
 			pipeline.close();
-			say(String.format("Hot rows while streaming: %,d transactions generated in %.1f s", HOT_UPDATES, generated));
-			return new Run("Tributary, hot rows streaming", DEFAULT_WORKERS, HOT_UPDATES, elapsed,
+			say(String.format("Hot rows while streaming: %,d transactions generated in %.1f s", this.hotUpdates, generated));
+			return new Run("Tributary, hot rows streaming", DEFAULT_WORKERS, this.hotUpdates, elapsed,
 					after.keysAdded() - before.keysAdded(), after.apply().rowsUpserted() - before.apply().rowsUpserted(),
 					after.apply().batchesApplied() - before.apply().batchesApplied(),
 					after.apply().contentionEvents() - before.apply().contentionEvents(), share, null);
@@ -666,22 +637,7 @@ public final class ApplyBacklogBenchmark {
 
 	private void say(String line) {
 		this.log.append("- ").append(line).append('\n');
-		System.out.println(line);
-	}
-
-	/**
-	 * Keeps the console to the benchmark's own lines: warnings and errors of the engine, nothing
-	 * from the binlog client's connects and the servers' "aborted connection" notes when a
-	 * pipeline closes its binlog connection.
-	 */
-	private static void quietLogs() {
-		if (LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME) instanceof ch.qos.logback.classic.Logger root) {
-			root.setLevel(Level.WARN);
-		}
-		if (LoggerFactory.getLogger("ch.vorburger.exec") instanceof ch.qos.logback.classic.Logger servers) {
-			servers.setLevel(Level.OFF);
-		}
-		BINLOG_CLIENT_LOG.setLevel(java.util.logging.Level.WARNING);
+		this.context.say(line);
 	}
 
 	/**
@@ -776,21 +732,16 @@ public final class ApplyBacklogBenchmark {
 			String replicaSum, String tributarySum, String finalSource, String finalTarget, StringBuilder log,
 			double totalSeconds) {
 
-		String render() {
+		String render(String setup) {
 			StringBuilder out = new StringBuilder();
-			out.append("# Apply backlog benchmark\n\n")
-				.append(String.format("Source: embedded %s %s (binlog ROW/FULL). Replica and Tributary target: a second "
-						+ "embedded MariaDB 10.11.5 without binary log, `slave_parallel_threads=%d`, "
-						+ "`slave_parallel_mode=%s`, 2 GB buffer pool, 512 MB redo log, "
-						+ "`innodb_flush_log_at_trx_commit=%d`. Table `sbtest1` (sysbench shape), %,d rows. Backlog: %,d "
-						+ "single-row `UPDATE sbtest1 SET k = k + 1 WHERE id = ?` auto-commit transactions on uniform "
-						+ "random ids from %d clients, generated in %.1f s (%,d GTIDs, %,d binlog bytes). %d processors, "
-						+ "run at %s, %.0f s in all.%n%n", this.server.flavor(), this.server.version(), REPLICA_THREADS,
-						REPLICA_MODE, REPLICA_FLUSH, ROWS, BACKLOG, CLIENTS, this.generateSeconds, this.transactions,
-						this.backlogBytes, Runtime.getRuntime().availableProcessors(), Instant.now(), this.totalSeconds))
-				.append("| system | workers | backlog | seconds | changes/s | ratio vs replica | ratio vs 41k/s | "
+			out.append("### Apply backlog (" + this.server.flavor() + " " + this.server.version() + ")\n\n")
+				.append(String.format("Replica and Tributary target: a second embedded MariaDB without binary log, 2 GB "
+						+ "buffer pool, 512 MB redo log. %s. Backlog generated in %.1f s (%,d GTIDs, %,d binlog bytes); "
+						+ "%.0f s in all.%n%n", setup, this.generateSeconds, this.transactions, this.backlogBytes,
+						this.totalSeconds))
+				.append("| system | workers | backlog | seconds | changes/s | ratio vs replica | "
 						+ "target writes | statements | CPU busy | CPU of other processes |\n")
-				.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+				.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
 			for (Run run : this.runs) {
 				row(out, run);
 			}
@@ -804,8 +755,7 @@ public final class ApplyBacklogBenchmark {
 				.append("both cores during the run; \"other processes\" is what processes other than this JVM and ")
 				.append("the two servers used. Replica transactions retried by the optimistic applier: ")
 				.append(this.replicaRun.contention())
-				.append(".\n\n## Hot rows\n\n")
-				.append(String.format("%,d single-row update transactions over %d ids.%n%n", HOT_UPDATES, HOT_KEYS))
+				.append(".\n\n#### Hot rows\n\n")
 				.append("| run | events | target writes | events / writes | seconds |\n")
 				.append("| --- | --- | --- | --- | --- |\n");
 			hot(out, "Tributary, backlog, " + this.hotBacklog.workers() + " workers", this.hotBacklog);
@@ -814,7 +764,7 @@ public final class ApplyBacklogBenchmark {
 			out.append("\nTributary runs with its defaults (apply concurrency 4, flush every 250 ms or at 10,000 ")
 				.append("buffered keys); caught up is detected by polling the status, which leaves the flush cadence ")
 				.append("alone. While streaming, seconds run from the first update until caught up, so they include ")
-				.append("generating the updates.\n\n## Checks\n\n")
+				.append("generating the updates.\n\n#### Checks\n\n")
 				.append("`COUNT(*)/SUM(CRC32(CONCAT_WS('#', id, k, c, pad)))` after the backlog: source ")
 				.append(this.sourceSum)
 				.append(", replica ")
@@ -825,15 +775,15 @@ public final class ApplyBacklogBenchmark {
 				.append(this.finalSource)
 				.append(", Tributary target ")
 				.append(this.finalTarget)
-				.append(".\n\n## Log\n\n")
+				.append(".\n\n#### Log\n\n")
 				.append(this.log);
 			return out.toString();
 		}
 
 		private void row(StringBuilder out, Run run) {
-			out.append(String.format("| %s | %d | %,d | %.1f | %,.0f | %.2fx | %.2fx | %,d | %s | %s | %s |%n",
+			out.append(String.format("| %s | %d | %,d | %.1f | %,.0f | %.2fx | %,d | %s | %s | %s |%n",
 					run.system(), run.workers(), run.transactions(), run.seconds(), run.rate(),
-					run.rate() / this.replicaRun.rate(), run.rate() / REFERENCE_TARGET, run.writes(),
+					run.rate() / this.replicaRun.rate(), run.writes(),
 					(run.statements() >= 0) ? String.format("%,d", run.statements()) : "-", percent(run.cpu().busy()),
 					percent(run.cpu().others())));
 		}

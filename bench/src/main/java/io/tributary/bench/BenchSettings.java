@@ -1,0 +1,147 @@
+package io.tributary.bench;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * What one benchmark run does: which servers and scenarios, the sizes, where the results go. Read
+ * from {@code bench.*} system properties; every size has a default for the {@code full} mode (the
+ * issue's sizes) and one for the {@code smoke} mode (tiny, for CI), and any size given explicitly
+ * wins over both.
+ *
+ * @param mode {@code full} or {@code smoke}
+ * @param servers embedded servers to run on, in order: {@code mariadb}, {@code mysql}
+ * @param scenarios scenario names to run, in order
+ * @param out directory the results files are written to
+ * @param jfr whether each scenario runs under Java Flight Recorder
+ * @param sizes every size and count, by property name without the {@code bench.} prefix
+ */
+public record BenchSettings(String mode, List<String> servers, List<String> scenarios, Path out, boolean jfr,
+		Map<String, String> sizes) {
+
+	/** Every scenario, in the order a run takes them. */
+	public static final List<String> ALL_SCENARIOS = List.of("ingestion", "unsubscribed", "snapshot", "apply");
+
+	/** Property name, full-mode default, smoke-mode default, what it sets. */
+	private static final String[][] SIZES = {
+			{ "changes", "1000000", "2000", "single-row updates in each ingestion backlog" },
+			{ "perTransaction", "100", "100", "updates per transaction in the batched ingestion backlog" },
+			{ "tableRows", "1000000", "2000", "rows of the ingestion table the updates hit" },
+			{ "clients", "4", "2", "connections that write a backlog" },
+			{ "warmRounds", "3", "1", "reads of a backlog after the cold one, in the same JVM" },
+			{ "childHeap", "2g", "512m", "heap of each reader JVM (-Xmx)" },
+			{ "childTimeoutMinutes", "20", "5", "longest a reader JVM may run before it is killed" },
+			{ "snapshotRows", "1000000", "2000", "rows of the snapshot table" },
+			{ "snapshotRounds", "2", "1", "rounds of the snapshot methods" },
+			{ "snapshotThreads", "1,2,4", "2", "copy threads of the Tributary snapshots" },
+			{ "applyRows", "1000000", "2000", "rows of the apply table" },
+			{ "applyBacklog", "1000000", "2000", "single-row update transactions in the apply backlog" },
+			{ "applyWorkers", "4", "2", "apply workers of the Tributary catch-up runs" },
+			{ "applyClients", "8", "2", "connections that write the apply backlog" },
+			{ "hotKeys", "10", "10", "ids the hot-row updates hit" },
+			{ "hotUpdates", "100000", "500", "hot-row update transactions" },
+			{ "replicaThreads", "4", "2", "parallel applier threads of the native replica" } };
+
+	/** Reads the settings from system properties. */
+	public static BenchSettings fromSystemProperties() {
+		return from(System.getProperties());
+	}
+
+	/**
+	 * Reads the settings from properties named {@code bench.*}.
+	 * @param properties where to read them from
+	 * @return the settings
+	 * @throws IllegalArgumentException naming the property whose value is not understood
+	 */
+	public static BenchSettings from(Properties properties) {
+		String mode = properties.getProperty("bench.mode", "full").trim().toLowerCase(Locale.ROOT);
+		if (!mode.equals("full") && !mode.equals("smoke")) {
+			throw new IllegalArgumentException("bench.mode must be full or smoke, was '" + mode + "'");
+		}
+		List<String> servers = list(properties.getProperty("bench.servers", "mariadb,mysql"));
+		for (String server : servers) {
+			if (!server.equals("mariadb") && !server.equals("mysql")) {
+				throw new IllegalArgumentException("bench.servers lists '" + server + "'; use mariadb and/or mysql");
+			}
+		}
+		String scenarioList = properties.getProperty("bench.scenarios", "all").trim();
+		List<String> scenarios = scenarioList.equals("all") || scenarioList.isEmpty() ? ALL_SCENARIOS
+				: list(scenarioList);
+		for (String scenario : scenarios) {
+			if (!ALL_SCENARIOS.contains(scenario)) {
+				throw new IllegalArgumentException("bench.scenarios lists '" + scenario + "'; known: "
+						+ String.join(", ", ALL_SCENARIOS) + " (or all)");
+			}
+		}
+		Path out = Path.of(properties.getProperty("bench.out", defaultOut()));
+		boolean jfr = Boolean.parseBoolean(properties.getProperty("bench.jfr", properties.getProperty("jfr", "false")));
+		Map<String, String> sizes = new LinkedHashMap<>();
+		for (String[] size : SIZES) {
+			String given = properties.getProperty("bench." + size[0], "").trim();
+			sizes.put(size[0], given.isEmpty() ? (mode.equals("smoke") ? size[2] : size[1]) : given);
+		}
+		return new BenchSettings(mode, servers, scenarios, out, jfr, sizes);
+	}
+
+	/** {@code bench/results} from the project's root, {@code results} from the bench module's. */
+	private static String defaultOut() {
+		return Path.of("bench", "results").toFile().isDirectory() ? "bench/results" : "results";
+	}
+
+	private static List<String> list(String text) {
+		return Arrays.stream(text.split(",")).map(String::trim).filter((s) -> !s.isEmpty())
+			.map((s) -> s.toLowerCase(Locale.ROOT)).toList();
+	}
+
+	/** Returns a size as an int. */
+	public int number(String name) {
+		try {
+			return Integer.parseInt(text(name).replace("_", ""));
+		}
+		catch (NumberFormatException ex) {
+			throw new IllegalArgumentException("bench." + name + " must be a whole number, was '" + text(name) + "'");
+		}
+	}
+
+	/** Returns a size as a list of ints, from a comma-separated value. */
+	public int[] numbers(String name) {
+		return Arrays.stream(text(name).split(",")).map(String::trim).mapToInt(Integer::parseInt).toArray();
+	}
+
+	/** Returns a size as given. */
+	public String text(String name) {
+		String value = this.sizes.get(name);
+		if (value == null) {
+			throw new IllegalArgumentException("No benchmark size named " + name);
+		}
+		return value;
+	}
+
+	/** Returns whether a scenario is part of the run. */
+	public boolean runs(String scenario) {
+		return this.scenarios.contains(scenario);
+	}
+
+	/** Describes the settings for the results file, one {@code name=value} per size. */
+	public String describe() {
+		StringBuilder out = new StringBuilder("mode=" + this.mode + ", servers=" + String.join(",", this.servers)
+				+ ", scenarios=" + String.join(",", this.scenarios) + ", jfr=" + this.jfr);
+		this.sizes.forEach((name, value) -> out.append(", ").append(name).append('=').append(value));
+		return out.toString();
+	}
+
+	/** Lists every property with its defaults, for the README and {@code -Dbench.help}. */
+	public static String help() {
+		StringBuilder out = new StringBuilder();
+		for (String[] size : SIZES) {
+			out.append(String.format("  -Dbench.%-20s %s (full %s, smoke %s)%n", size[0], size[3], size[1], size[2]));
+		}
+		return out.toString();
+	}
+
+}

@@ -1,0 +1,276 @@
+package io.tributary.bench;
+
+import java.sql.BatchUpdateException;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import javax.sql.DataSource;
+
+import io.tributary.source.Position;
+import io.tributary.source.binlog.SourceQueries;
+import io.tributary.test.TestDatabaseServer;
+
+/**
+ * The two stretches of binlog the ingestion scenarios read, written once per server: the same
+ * {@code changes} single-row updates ({@code UPDATE sbtest1 SET k = k + 1 WHERE id = ?} on ids drawn
+ * from one seeded sequence) first as transactions of {@code perTransaction} updates, then each as a
+ * transaction of its own.
+ *
+ * <p>Schema {@code bench_ingest} holds {@code sbtest1} (sysbench's shape: INT key, INT {@code k} with
+ * a secondary index, CHAR(120), CHAR(60); {@code tableRows} rows), {@code other} (the same shape,
+ * empty: what the unsubscribed reader subscribes to) and {@code marker} (rows that tell when
+ * Debezium's schema history is complete). While the backlogs are written the server runs with
+ * {@code innodb_flush_log_at_trx_commit=2} and {@code sync_binlog=0}, which changes nothing in the
+ * binlog but the time it takes to write it.
+ *
+ * @param schema the schema
+ * @param history Debezium's schema history file, or {@code null} when Debezium does not run
+ * @param all the backlogs, batched first
+ */
+record IngestionBacklogs(String schema, String history, List<Backlog> all) {
+
+	static final String SCHEMA = "bench_ingest";
+
+	static final String TABLE = "sbtest1";
+
+	static IngestionBacklogs write(ScenarioContext context) throws Exception {
+		TestDatabaseServer server = context.server();
+		BenchSettings settings = context.settings();
+		server.createSchema(SCHEMA);
+		DataSource pool = server.dataSource(null);
+		int rows = settings.number("tableRows");
+		long started = System.nanoTime();
+		try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement()) {
+			for (String table : new String[] { TABLE, "other" }) {
+				statement.execute("CREATE TABLE " + SCHEMA + "." + table + " (id INT NOT NULL AUTO_INCREMENT, "
+						+ "k INT NOT NULL DEFAULT 0, c CHAR(120) NOT NULL DEFAULT '', pad CHAR(60) NOT NULL DEFAULT '', "
+						+ "PRIMARY KEY (id), KEY k_1 (k)) ENGINE = InnoDB");
+			}
+			statement.execute("CREATE TABLE " + SCHEMA + ".marker (id INT NOT NULL AUTO_INCREMENT PRIMARY KEY, "
+					+ "at TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6))");
+		}
+		SysbenchRows.load(pool, SCHEMA + "." + TABLE, rows, 7);
+		context.say(String.format("loaded %,d rows into %s.%s in %.1f s", rows, SCHEMA, TABLE, seconds(started)));
+		String history = null;
+		if (settings.runs("ingestion")) {
+			history = context.files().scratch("debezium-history-" + context.flavor() + ".dat").toString();
+			started = System.nanoTime();
+			context.readers().run("debezium-schema", "debezium-schema", connection(server, history));
+			context.say(String.format("recorded Debezium's schema history in %.1f s", seconds(started)));
+		}
+		int changes = settings.number("changes");
+		int perTransaction = settings.number("perTransaction");
+		int[] ids = new Random(42).ints(changes, 1, rows + 1).toArray();
+		// Ascending within each transaction, so concurrent writers lock rows in one order.
+		for (int from = 0; from < ids.length; from += perTransaction) {
+			Arrays.sort(ids, from, Math.min(ids.length, from + perTransaction));
+		}
+		Map<String, String> saved = globals(pool, "innodb_flush_log_at_trx_commit", "sync_binlog");
+		execute(pool, "SET GLOBAL innodb_flush_log_at_trx_commit = 2", "SET GLOBAL sync_binlog = 0");
+		List<Backlog> all = new ArrayList<>();
+		try {
+			all.add(generate(context, perTransaction + " changes/transaction", ids, perTransaction));
+			all.add(generate(context, "1 change/transaction", ids, 1));
+		}
+		finally {
+			for (Map.Entry<String, String> variable : saved.entrySet()) {
+				execute(pool, "SET GLOBAL " + variable.getKey() + " = " + variable.getValue());
+			}
+		}
+		return new IngestionBacklogs(SCHEMA, history, all);
+	}
+
+	/** The arguments every reader JVM of this server gets. */
+	static Map<String, String> connection(TestDatabaseServer server, String history) {
+		Map<String, String> args = new LinkedHashMap<>();
+		args.put("flavor", server.flavor());
+		args.put("host", server.host());
+		args.put("port", Integer.toString(server.port()));
+		args.put("user", server.username());
+		args.put("password", server.password());
+		args.put("schema", SCHEMA);
+		args.put("table", TABLE);
+		args.put("other", "other");
+		args.put("rounds", "1");
+		if (history != null) {
+			args.put("history", history);
+		}
+		return args;
+	}
+
+	/** The arguments of a reader JVM that reads one backlog. */
+	Map<String, String> readerArgs(TestDatabaseServer server, Backlog backlog, int rounds) {
+		Map<String, String> args = connection(server, this.history);
+		args.put("from", backlog.from().toString());
+		args.put("fromGtids", backlog.fromGtids());
+		args.put("to", backlog.to().toString());
+		args.put("changes", Long.toString(backlog.changes()));
+		args.put("rounds", Integer.toString(rounds));
+		return args;
+	}
+
+	private static Backlog generate(ScenarioContext context, String name, int[] ids, int perTransaction)
+			throws Exception {
+		TestDatabaseServer server = context.server();
+		DataSource pool = server.dataSource(null);
+		Position head = SourceQueries.head(pool);
+		Position from = fileOffset(head);
+		int clients = context.settings().number("clients");
+		int transactions = (ids.length + perTransaction - 1) / perTransaction;
+		String sql = "UPDATE " + SCHEMA + "." + TABLE + " SET k = k + 1 WHERE id = ?";
+		long started = System.nanoTime();
+		ExecutorService writers = Executors.newFixedThreadPool(clients);
+		try {
+			List<Future<?>> done = new ArrayList<>();
+			for (int client = 0; client < clients; client++) {
+				int mine = client;
+				done.add(writers.submit(() -> {
+					try (Connection connection = DriverManager.getConnection(server.jdbcUrl(null), server.username(),
+							server.password()); PreparedStatement update = connection.prepareStatement(sql)) {
+						// One transaction per batch, or, in auto-commit, one per statement of the batch.
+						connection.setAutoCommit(perTransaction == 1);
+						int batch = 0;
+						for (int tx = mine; tx < transactions; tx += clients) {
+							int first = tx * perTransaction;
+							int end = Math.min(ids.length, first + perTransaction);
+							if (perTransaction > 1) {
+								commitRetryingDeadlocks(connection, update, ids, first, end);
+								continue;
+							}
+							update.setInt(1, ids[first]);
+							update.addBatch();
+							if (++batch >= 100) {
+								update.executeBatch();
+								batch = 0;
+							}
+						}
+						if (batch > 0) {
+							update.executeBatch();
+						}
+					}
+					return null;
+				}));
+			}
+			for (Future<?> future : done) {
+				future.get();
+			}
+		}
+		finally {
+			writers.shutdownNow();
+		}
+		double seconds = seconds(started);
+		Position to = fileOffset(SourceQueries.headFileOffset(pool));
+		long bytes = bytesBetween(from, to, SourceQueries.binaryLogs(pool));
+		String gtids = (head.gtids() != null) ? head.gtids().replaceAll("\\s", "") : "";
+		Backlog backlog = new Backlog(name, from, gtids, to, ids.length, transactions, bytes);
+		context.say(String.format("wrote backlog %s: %,d changes in %,d transactions from %d clients in %.1f s; "
+				+ "binlog %s to %s, %,d bytes", name, ids.length, transactions, clients, seconds, from, to, bytes));
+		return backlog;
+	}
+
+	/**
+	 * Updates the ids in one transaction, again from its start when the server picked it as a
+	 * deadlock victim (rolled back, so it never reached the binlog).
+	 */
+	private static void commitRetryingDeadlocks(Connection connection, PreparedStatement update, int[] ids, int first,
+			int end) throws SQLException {
+		for (int attempt = 1;; attempt++) {
+			try {
+				for (int i = first; i < end; i++) {
+					update.setInt(1, ids[i]);
+					update.addBatch();
+				}
+				update.executeBatch();
+				connection.commit();
+				return;
+			}
+			catch (BatchUpdateException ex) {
+				update.clearBatch();
+				connection.rollback();
+				if (ex.getErrorCode() != 1213 || attempt >= 10) {
+					throw ex;
+				}
+			}
+		}
+	}
+
+	private static Position fileOffset(Position head) {
+		return Position.of(head.file(), head.offset());
+	}
+
+	static long bytesBetween(Position from, Position to, Map<String, Long> files) {
+		if (from.file().equals(to.file())) {
+			return to.offset() - from.offset();
+		}
+		long bytes = 0;
+		boolean inside = false;
+		for (Map.Entry<String, Long> file : files.entrySet()) {
+			if (file.getKey().equals(from.file())) {
+				inside = true;
+				bytes += file.getValue() - from.offset();
+			}
+			else if (file.getKey().equals(to.file())) {
+				return bytes + to.offset();
+			}
+			else if (inside) {
+				bytes += file.getValue();
+			}
+		}
+		return bytes;
+	}
+
+	private static Map<String, String> globals(DataSource pool, String... names) throws SQLException {
+		Map<String, String> values = new LinkedHashMap<>();
+		try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement()) {
+			for (String name : names) {
+				try (ResultSet rs = statement.executeQuery("SELECT @@GLOBAL." + name)) {
+					rs.next();
+					values.put(name, rs.getString(1));
+				}
+			}
+		}
+		return values;
+	}
+
+	private static void execute(DataSource pool, String... sql) throws SQLException {
+		try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement()) {
+			for (String s : sql) {
+				statement.execute(s);
+			}
+		}
+	}
+
+	private static double seconds(long startedNanos) {
+		return (System.nanoTime() - startedNanos) / 1e9;
+	}
+
+	/**
+	 * One stretch of binlog: all the backlog's transactions and nothing else.
+	 *
+	 * @param name how its transactions are cut, for the results
+	 * @param from its start, a transaction boundary, by file and offset
+	 * @param fromGtids the server's GTIDs at the start, for Debezium's connectors, which resume by GTID
+	 * only where the server writes GTIDs
+	 * @param to its end
+	 * @param changes single-row updates in it
+	 * @param transactions transactions in it
+	 * @param bytes binlog bytes in it
+	 */
+	record Backlog(String name, Position from, String fromGtids, Position to, long changes, long transactions, long bytes) {
+
+	}
+
+}

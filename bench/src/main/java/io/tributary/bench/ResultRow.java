@@ -1,0 +1,61 @@
+package io.tributary.bench;
+
+/**
+ * One line of a run's results: a figure a scenario measured, or a figure set against a reference
+ * measured in the same run, with the ratio, the target and whether it was met.
+ *
+ * @param scenario the scenario, for example {@code ingestion}
+ * @param server {@code mariadb} or {@code mysql}
+ * @param shape what was measured within the scenario, for example {@code 100 changes/transaction}
+ * @param measure who or what was measured, for example {@code Tributary, warm}
+ * @param value the figure
+ * @param unit its unit, for example {@code changes/s}
+ * @param reference what the figure is compared with, or empty for a plain measurement
+ * @param referenceValue the reference's figure in the same run, or NaN
+ * @param target the least ratio the issue asks for, or NaN when there is none
+ * @param note how the figure was obtained, or why it is missing
+ */
+public record ResultRow(String scenario, String server, String shape, String measure, double value, String unit,
+		String reference, double referenceValue, double target, String note) {
+
+	/** A plain measurement, without a reference. */
+	public static ResultRow measured(String scenario, String server, String shape, String measure, double value,
+			String unit, String note) {
+		return new ResultRow(scenario, server, shape, measure, value, unit, "", Double.NaN, Double.NaN, note);
+	}
+
+	/** A figure against a reference of the same run, with the issue's target ratio. */
+	public static ResultRow compared(String scenario, String server, String shape, String measure, double value,
+			String unit, String reference, double referenceValue, double target, String note) {
+		return new ResultRow(scenario, server, shape, measure, value, unit, reference, referenceValue, target, note);
+	}
+
+	/** A scenario that did not produce its figures, with the reason. */
+	public static ResultRow failed(String scenario, String server, String reason) {
+		return new ResultRow(scenario, server, "-", "FAILED", Double.NaN, "", "", Double.NaN, Double.NaN, reason);
+	}
+
+	/** Whether this row compares with a reference. */
+	public boolean isComparison() {
+		return !this.reference.isEmpty();
+	}
+
+	/** Whether this row records a failure. */
+	public boolean isFailure() {
+		return "FAILED".equals(this.measure);
+	}
+
+	/** The figure over the reference's, or NaN. */
+	public double ratio() {
+		return isComparison() ? this.value / this.referenceValue : Double.NaN;
+	}
+
+	/** {@code hit}, {@code miss}, or empty where there is no target or no ratio. */
+	public String verdict() {
+		if (Double.isNaN(this.target) || Double.isNaN(ratio()) || Double.isInfinite(ratio())) {
+			return "";
+		}
+		return (ratio() >= this.target) ? "hit" : "miss";
+	}
+
+}

@@ -1,0 +1,153 @@
+package io.tributary.bench;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.LocalTime;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+import io.tributary.test.TestDatabaseServer;
+
+/**
+ * What a scenario gets from the run: the settings, the server it runs on, where to record figures,
+ * Flight Recorder when asked for, reader JVMs, and the ingestion backlogs shared by the scenarios
+ * of one server.
+ */
+public final class ScenarioContext {
+
+	private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss");
+
+	private final BenchSettings settings;
+
+	private final TestDatabaseServer server;
+
+	private final String flavor;
+
+	private final String scenario;
+
+	private final List<ResultRow> rows;
+
+	private final List<String> details;
+
+	private final RunFiles files;
+
+	private final ServerState state;
+
+	ScenarioContext(BenchSettings settings, TestDatabaseServer server, String flavor, String scenario,
+			List<ResultRow> rows, List<String> details, RunFiles files, ServerState state) {
+		this.settings = settings;
+		this.server = server;
+		this.flavor = flavor;
+		this.scenario = scenario;
+		this.rows = rows;
+		this.details = details;
+		this.files = files;
+		this.state = state;
+	}
+
+	public BenchSettings settings() {
+		return this.settings;
+	}
+
+	public TestDatabaseServer server() {
+		return this.server;
+	}
+
+	/** {@code mariadb} or {@code mysql}. */
+	public String flavor() {
+		return this.flavor;
+	}
+
+	/** Records a figure, and prints it. */
+	public void record(ResultRow row) {
+		this.rows.add(row);
+		say(String.format("%s / %s = %,.2f %s%s", row.shape(), row.measure(), row.value(),
+				row.unit(), row.isComparison() ? String.format(" vs %s %,.2f: %.2fx (target %.2fx, %s)",
+						row.reference(), row.referenceValue(), row.ratio(), row.target(), row.verdict()) : ""));
+	}
+
+	/** Adds a Markdown section to the end of the results file. */
+	public void detail(String markdown) {
+		this.details.add(markdown);
+	}
+
+	/** Prints a progress line with the time of day, scenario and server. */
+	public void say(String line) {
+		System.out.println(LocalTime.now().format(CLOCK) + " [" + this.scenario + "/" + this.flavor
+				+ "] " + line);
+	}
+
+	/**
+	 * Runs a task, under Flight Recorder when the run asks for it; the recording is written next to
+	 * the results and its hot methods are printed and added to the results file.
+	 * @param label names the recording, for example {@code tributary-4-threads}
+	 */
+	public <T> T profiled(String label, Callable<T> task) throws Exception {
+		if (!this.settings.jfr()) {
+			return task.call();
+		}
+		Path file = jfrFile(label);
+		T result = Profiles.record(file, task);
+		reportHotMethods(label, file);
+		return result;
+	}
+
+	/** Returns where the recording of a labelled stretch of this scenario goes. */
+	Path jfrFile(String label) {
+		return this.files.jfr(this.scenario + "-" + this.flavor + "-" + label);
+	}
+
+	/** Prints the hot methods of a recording and adds them to the results file. */
+	void reportHotMethods(String label, Path file) throws IOException {
+		List<String> hot = Profiles.hotMethods(file, 12);
+		StringBuilder out = new StringBuilder("### Hot methods: " + this.scenario + ", " + this.flavor + ", " + label
+				+ "\n\nTop frames of `jdk.ExecutionSample` in `" + file.getFileName() + "` (share, samples, method):\n\n```\n");
+		hot.forEach((line) -> out.append(line).append('\n'));
+		out.append("```\n");
+		say("hot methods of " + label + " (" + file.getFileName() + "):");
+		hot.forEach((line) -> System.out.println("    " + line));
+		detail(out.toString());
+	}
+
+	/** Starts reader JVMs for this scenario. */
+	ReaderJvm readers() {
+		return new ReaderJvm(this);
+	}
+
+	RunFiles files() {
+		return this.files;
+	}
+
+	String scenario() {
+		return this.scenario;
+	}
+
+	/** The ingestion backlogs on this server, written on first use and shared by later scenarios. */
+	IngestionBacklogs backlogs() throws Exception {
+		if (this.state.failure != null) {
+			throw new IllegalStateException("The ingestion backlogs could not be written: " + this.state.failure.getMessage(),
+					this.state.failure);
+		}
+		if (this.state.backlogs == null) {
+			try {
+				this.state.backlogs = IngestionBacklogs.write(this);
+			}
+			catch (Exception ex) {
+				this.state.failure = ex;
+				throw ex;
+			}
+		}
+		return this.state.backlogs;
+	}
+
+	/** What the scenarios of one server share. */
+	static final class ServerState {
+
+		private IngestionBacklogs backlogs;
+
+		private Exception failure;
+
+	}
+
+}

@@ -1,0 +1,54 @@
+package io.tributary.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.abort;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Properties;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * Runs the benchmark command at tiny sizes on the server of this failsafe execution
+ * ({@code tributary.test.db}: mariadb or mysql) and checks that every scenario that runs on it
+ * produced its figures and its comparisons, and that the results files were written. It never
+ * looks at a time: it keeps the benchmarks working, not fast. Results go to {@code target/}.
+ */
+class BenchSmokeIT {
+
+	@Test
+	void everyScenarioProducesItsFiguresAtTinySizes() throws Exception {
+		String flavor = System.getProperty("tributary.test.db", "mariadb");
+		Properties properties = new Properties();
+		properties.setProperty("bench.mode", "smoke");
+		properties.setProperty("bench.servers", flavor);
+		properties.setProperty("bench.out", Path.of("target", "bench-smoke-" + flavor).toString());
+		BenchSettings settings = BenchSettings.from(properties);
+
+		BenchRun.Outcome outcome;
+		try {
+			outcome = BenchRun.run(settings);
+		}
+		catch (Preflight.MissingToolException ex) {
+			abort(ex.getMessage());
+			return;
+		}
+
+		assertThat(outcome.rows()).filteredOn(ResultRow::isFailure).isEmpty();
+		List<String> expected = BenchRun.scenarios().stream().filter((s) -> s.runsOn(flavor)).map(Scenario::name)
+			.toList();
+		assertThat(expected).isNotEmpty();
+		for (String scenario : expected) {
+			assertThat(outcome.rows()).as("figures of %s on %s", scenario, flavor)
+				.filteredOn((row) -> row.scenario().equals(scenario) && row.server().equals(flavor))
+				.anyMatch(ResultRow::isComparison)
+				.allMatch((row) -> row.value() > 0 && Double.isFinite(row.value()));
+		}
+		assertThat(outcome.markdown()).exists();
+		assertThat(Path.of(outcome.markdown().toString().replaceFirst("\\.md$", ".csv"))).exists();
+		assertThat(Files.readString(outcome.markdown())).contains("## Targets");
+	}
+
+}
