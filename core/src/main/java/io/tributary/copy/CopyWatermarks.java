@@ -27,6 +27,11 @@ record CopyWatermarks(boolean started, boolean done, boolean comparable, RowKey 
 	static final CopyWatermarks NOT_STARTED = new CopyWatermarks(false, false, true, null, null);
 
 	@Override
+	public boolean appliesAll() {
+		return this.done;
+	}
+
+	@Override
 	public Verdict classify(RowKey key) {
 		if (this.done) {
 			return Verdict.APPLY;

@@ -19,6 +19,7 @@ import io.tributary.source.binlog.SourceQueries;
 import io.tributary.status.TableDetail;
 import io.tributary.status.TableStatus.Phase;
 import io.tributary.subscription.BufferedSubscription;
+import io.tributary.subscription.SubscriptionCounters;
 import io.tributary.subscription.Drain;
 import io.tributary.subscription.OrderedReplay;
 
@@ -80,7 +81,7 @@ final class CatchUpLoop {
 			Copier copier = table.copier;
 			boolean copyDone = copier == null || copier.isDone();
 			BufferedSubscription buffer = table.subscription;
-			BufferedSubscription.Counters pressure = buffer.counters();
+			SubscriptionCounters pressure = buffer.counters();
 			table.timeline.observeParks(pressure.parks(), pressure.parkedMillis(), System.nanoTime());
 			Drain drain;
 			Position oldestPending;

@@ -21,6 +21,7 @@ import io.tributary.status.TableEvent;
 import io.tributary.status.TableStatus;
 import io.tributary.status.TableStatus.Phase;
 import io.tributary.subscription.BufferedSubscription;
+import io.tributary.subscription.SubscriptionCounters;
 import io.tributary.subscription.Watermarks;
 
 /**
@@ -185,8 +186,8 @@ final class TableRuntime {
 
 	TableStatus status(Position delivered, TableStatus.Events events) {
 		BufferedSubscription buffer = this.subscription;
-		BufferedSubscription.Counters counters = (buffer != null) ? buffer.counters()
-				: new BufferedSubscription.Counters(0, 0, 0, 0, 0, 0, 0, -1);
+		SubscriptionCounters counters = (buffer != null) ? buffer.counters()
+				: new SubscriptionCounters(0, 0, 0, 0, 0, 0, 0, -1);
 		Copier copy = this.copier;
 		boolean snapshotting = copy != null && this.phase == Phase.SNAPSHOTTING;
 		Position position = this.confirmed;

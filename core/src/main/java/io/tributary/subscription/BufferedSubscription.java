@@ -56,7 +56,7 @@ public final class BufferedSubscription {
 
 	private final Object lock = new Object();
 
-	private final Map<RowKey, Entry> entries = new HashMap<>();
+	private Map<RowKey, Entry> entries = new HashMap<>();
 
 	/** Changes added since the switch to binlog order, oldest first. */
 	private final Deque<Entry> queue = new ArrayDeque<>();
@@ -223,8 +223,32 @@ public final class BufferedSubscription {
 	}
 
 	private Drain drainMerged(Supplier<Watermarks> copierPosition, boolean early, List<Entry> sequence) {
+		Map<RowKey, Entry> all;
 		synchronized (this.lock) {
 			Watermarks watermarks = copierPosition.get();
+			if (early || !watermarks.appliesAll() || !this.queue.isEmpty()) {
+				return drainKeyByKey(watermarks, early, sequence);
+			}
+			// Everything goes: the map changes hands and is split after the lock, so an add waits
+			// for a swap, not for a pass over every key.
+			all = this.entries;
+			this.entries = new HashMap<>();
+			this.hot.intervalOver(all::containsKey);
+			this.pending.clear();
+			this.memory.clear();
+			this.flushRequested = false;
+			this.lock.notifyAll();
+		}
+		List<Entry> upserts = new ArrayList<>(all.size());
+		List<Entry> deletes = new ArrayList<>();
+		for (Entry entry : all.values()) {
+			(entry.isDelete() ? deletes : upserts).add(entry);
+		}
+		return new Drain(upserts, deletes, 0, 0);
+	}
+
+	private Drain drainKeyByKey(Watermarks watermarks, boolean early, List<Entry> sequence) {
+		synchronized (this.lock) {
 			List<Entry> upserts = new ArrayList<>();
 			List<Entry> deletes = new ArrayList<>();
 			int deferred = 0;
@@ -324,9 +348,9 @@ public final class BufferedSubscription {
 		}
 	}
 
-	public Counters counters() {
+	public SubscriptionCounters counters() {
 		synchronized (this.lock) {
-			return new Counters(held(), this.memory.bytes(), this.keysAdded, this.droppedAboveHighWatermark,
+			return new SubscriptionCounters(held(), this.memory.bytes(), this.keysAdded, this.droppedAboveHighWatermark,
 					this.deferredInFlight, this.memory.parks(), this.memory.parkedMillis(),
 					this.memory.softLimitBytes());
 		}
@@ -360,23 +384,6 @@ public final class BufferedSubscription {
 		public boolean isDelete() {
 			return this.image == null;
 		}
-
-	}
-
-	/**
-	 * Counters of one subscription.
-	 *
-	 * @param bufferedKeys changes currently held: keys of the map plus queued changes
-	 * @param bufferedBytes estimated heap bytes currently held
-	 * @param keysAdded changes added since start
-	 * @param droppedAboveHighWatermark changes dropped because the copier will read them
-	 * @param deferredInFlight times a change was kept back because its chunk was in flight
-	 * @param parks times an add waited for room under the soft limit
-	 * @param parkedMillis total time adds waited
-	 * @param softLimitBytes the soft limit, negative when there is none
-	 */
-	public record Counters(long bufferedKeys, long bufferedBytes, long keysAdded, long droppedAboveHighWatermark,
-			long deferredInFlight, long parks, long parkedMillis, long softLimitBytes) {
 
 	}
 

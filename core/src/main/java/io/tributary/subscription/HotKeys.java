@@ -1,7 +1,9 @@
 package io.tributary.subscription;
 
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
+import java.util.function.Predicate;
 
 import io.tributary.schema.RowKey;
 
@@ -44,6 +46,21 @@ final class HotKeys {
 		if (holds(key) && this.next.size() < MOST) {
 			this.next.add(key);
 		}
+	}
+
+	/**
+	 * A flush at the interval that took every buffered key is over; {@code written} tells which
+	 * keys it wrote. Those it had held stay hot for one more interval.
+	 */
+	void intervalOver(Predicate<RowKey> written) {
+		for (Set<RowKey> held : List.of(this.recent, this.hot)) {
+			for (RowKey key : held) {
+				if (written.test(key) && this.next.size() < MOST) {
+					this.next.add(key);
+				}
+			}
+		}
+		intervalOver();
 	}
 
 	/** A flush at the interval is over: its held keys stay hot for one more interval. */

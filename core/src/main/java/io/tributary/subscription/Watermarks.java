@@ -20,4 +20,9 @@ public interface Watermarks {
 	 */
 	Verdict classify(RowKey key);
 
+	/** Whether every key applies, so a drain may take everything without asking key by key. */
+	default boolean appliesAll() {
+		return this == NONE;
+	}
+
 }

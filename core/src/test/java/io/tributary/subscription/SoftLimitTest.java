@@ -47,7 +47,7 @@ class SoftLimitTest {
 		});
 		reader.start();
 		await(() -> this.buffer.counters().parks() == 1 && isWaiting(reader));
-		BufferedSubscription.Counters parked = this.buffer.counters();
+		SubscriptionCounters parked = this.buffer.counters();
 		assertThat(parked.bufferedKeys()).isEqualTo(8);
 		assertThat(parked.bufferedBytes()).isLessThan(8 * MB + 2 * MB);
 		assertThat(this.flushRequests.get()).isPositive();

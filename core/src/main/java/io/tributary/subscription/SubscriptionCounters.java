@@ -1,0 +1,18 @@
+package io.tributary.subscription;
+
+/**
+ * Counters of one subscription.
+ *
+ * @param bufferedKeys changes currently held: keys of the map plus queued changes
+ * @param bufferedBytes estimated heap bytes currently held
+ * @param keysAdded changes added since start
+ * @param droppedAboveHighWatermark changes dropped because the copier will read them
+ * @param deferredInFlight times a change was kept back because its chunk was in flight
+ * @param parks times an add waited for room under the soft limit
+ * @param parkedMillis total time adds waited
+ * @param softLimitBytes the soft limit, negative when there is none
+ */
+public record SubscriptionCounters(long bufferedKeys, long bufferedBytes, long keysAdded, long droppedAboveHighWatermark,
+		long deferredInFlight, long parks, long parkedMillis, long softLimitBytes) {
+
+}
