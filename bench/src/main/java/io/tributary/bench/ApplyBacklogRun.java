@@ -201,7 +201,7 @@ final class ApplyBacklogRun implements AutoCloseable {
 		double generateSeconds = generate(this.backlog, false, 1000);
 		Position afterBacklog = SourceQueries.head(this.admin);
 		long transactions = gtidSequence() - gtidBefore;
-		long backlogBytes = bytesBetween(beforeBacklog, afterBacklog, SourceQueries.binaryLogs(this.admin));
+		long backlogBytes = IngestionBacklogs.bytesBetween(beforeBacklog, afterBacklog, SourceQueries.binaryLogs(this.admin));
 		say(String.format("Backlog: %,d single-row UPDATE transactions (%,d GTIDs) from %d clients in %.1f s "
 				+ "(%.0f/s); binlog %s to %s, %,d bytes", this.backlog, transactions, this.clients, generateSeconds,
 				this.backlog / generateSeconds, beforeBacklog, afterBacklog, backlogBytes));
@@ -585,27 +585,6 @@ final class ApplyBacklogRun implements AutoCloseable {
 			}
 		}
 		return 0;
-	}
-
-	private static long bytesBetween(Position from, Position to, Map<String, Long> files) {
-		if (from.file().equals(to.file())) {
-			return to.offset() - from.offset();
-		}
-		long bytes = 0;
-		boolean inside = false;
-		for (Map.Entry<String, Long> file : files.entrySet()) {
-			if (file.getKey().equals(from.file())) {
-				inside = true;
-				bytes += file.getValue() - from.offset();
-			}
-			else if (file.getKey().equals(to.file())) {
-				return bytes + to.offset();
-			}
-			else if (inside) {
-				bytes += file.getValue();
-			}
-		}
-		return bytes;
 	}
 
 	private static String globalVariable(DataSource pool, String name) throws SQLException {

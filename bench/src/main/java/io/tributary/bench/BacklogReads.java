@@ -1,6 +1,7 @@
 package io.tributary.bench;
 
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
@@ -12,6 +13,21 @@ import java.util.stream.Collectors;
  * @param rounds the rounds in order
  */
 record BacklogReads(String reader, IngestionBacklogs.Backlog backlog, List<ReaderMain.Round> rounds) {
+
+	/**
+	 * Reads {@code backlog} with one reader kind in a JVM of its own and records its cold and warm
+	 * figures in changes/s.
+	 * @param label who read, for the results
+	 * @param kind the reader kind {@link ReaderMain} runs, also the start of the JVM's name
+	 * @param args the backlog's reader arguments
+	 */
+	static BacklogReads readAndRecord(ScenarioContext context, IngestionBacklogs.Backlog backlog, String label,
+			String kind, Map<String, String> args) throws Exception {
+		String tag = (backlog.transactions() == backlog.changes()) ? "1-per-tx" : "batched";
+		BacklogReads reads = new BacklogReads(label, backlog, context.readers().run(kind + "-" + tag, kind, args));
+		reads.record(context, "changes/s");
+		return reads;
+	}
 
 	double coldRate() {
 		return this.backlog.changes() / this.rounds.get(0).seconds();

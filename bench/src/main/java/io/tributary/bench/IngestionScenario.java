@@ -31,18 +31,11 @@ final class IngestionScenario implements Scenario {
 	public void run(ScenarioContext context) throws Exception {
 		IngestionBacklogs backlogs = context.backlogs();
 		int rounds = 1 + context.settings().number("warmRounds");
-		ReaderJvm readers = context.readers();
 		for (IngestionBacklogs.Backlog backlog : backlogs.all()) {
 			Map<String, String> args = backlogs.readerArgs(context.server(), backlog, rounds);
-			String tag = backlog.transactions() == backlog.changes() ? "1-per-tx" : "batched";
-			BacklogReads tributary = new BacklogReads("Tributary source", backlog,
-					readers.run("tributary-" + tag, "tributary", args));
-			tributary.record(context, "changes/s");
-			BacklogReads debezium = new BacklogReads("Debezium embedded", backlog,
-					readers.run("debezium-" + tag, "debezium", args));
-			debezium.record(context, "changes/s");
-			BacklogReads raw = new BacklogReads("raw read", backlog, readers.run("raw-" + tag, "raw", args));
-			raw.record(context, "changes/s");
+			BacklogReads tributary = BacklogReads.readAndRecord(context, backlog, "Tributary source", "tributary", args);
+			BacklogReads debezium = BacklogReads.readAndRecord(context, backlog, "Debezium embedded", "debezium", args);
+			BacklogReads raw = BacklogReads.readAndRecord(context, backlog, "raw read", "raw", args);
 			String shape = backlog.name();
 			context.record(ResultRow.compared(name(), context.flavor(), shape, "Tributary source, warm",
 					tributary.warmRate(), "changes/s", "Debezium embedded, warm", debezium.warmRate(),

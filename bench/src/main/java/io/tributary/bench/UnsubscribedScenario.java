@@ -25,15 +25,11 @@ final class UnsubscribedScenario implements Scenario {
 	public void run(ScenarioContext context) throws Exception {
 		IngestionBacklogs backlogs = context.backlogs();
 		int rounds = 1 + context.settings().number("warmRounds");
-		ReaderJvm readers = context.readers();
 		for (IngestionBacklogs.Backlog backlog : backlogs.all()) {
 			Map<String, String> args = backlogs.readerArgs(context.server(), backlog, rounds);
-			String tag = backlog.transactions() == backlog.changes() ? "1-per-tx" : "batched";
-			BacklogReads unsubscribed = new BacklogReads("Tributary source, unsubscribed", backlog,
-					readers.run("tributary-unsubscribed-" + tag, "tributary-unsubscribed", args));
-			unsubscribed.record(context, "changes/s");
-			BacklogReads raw = new BacklogReads("raw read", backlog, readers.run("raw-" + tag, "raw", args));
-			raw.record(context, "changes/s");
+			BacklogReads unsubscribed = BacklogReads.readAndRecord(context, backlog, "Tributary source, unsubscribed",
+					"tributary-unsubscribed", args);
+			BacklogReads raw = BacklogReads.readAndRecord(context, backlog, "raw read", "raw", args);
 			context.record(ResultRow.compared(name(), context.flavor(), backlog.name(),
 					"Tributary source, unsubscribed, warm", unsubscribed.warmRate(), "changes/s", "raw read, warm",
 					raw.warmRate(), RAW_TARGET, ""));

@@ -109,7 +109,6 @@ final class CatchUpLoop {
 			phaseChanged |= advancePhase(table, copyDone, drain.deferred(), positioned, handed);
 		}
 		refreshHead();
-		this.runtime.cycles++;
 		if (!early) {
 			this.runtime.fullCycles++;
 		}

@@ -81,8 +81,6 @@ final class PipelineRuntime {
 
 	volatile ServerInfo server;
 
-	volatile long cycles;
-
 	/** Cycles that took everything they could: at the interval or on request, not early ones. */
 	volatile long fullCycles;
 
