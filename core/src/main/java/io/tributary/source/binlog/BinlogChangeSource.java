@@ -78,6 +78,7 @@ public final class BinlogChangeSource implements AutoCloseable {
 		this.rows = new RowEventDispatch(handler);
 		this.boundaries = new TransactionBoundaries(this.rows, this::abandonConnection, settings.gtidPositioning());
 		this.rows.readingAt(this.boundaries::delivered);
+		this.rows.timedBy(this::lastEventTimestamp);
 	}
 
 	/**
