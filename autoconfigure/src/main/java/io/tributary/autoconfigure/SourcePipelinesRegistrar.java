@@ -59,7 +59,8 @@ class SourcePipelinesRegistrar implements ImportBeanDefinitionRegistrar, Environ
 			RootBeanDefinition pools = register(registry, connections, TributaryConnections.class,
 					() -> TributaryConnections.open("-" + key, this.beans.getBean(settings, SourceSettings.class),
 							properties(), this.beans.getBeanProvider(DataSourceProperties.class).getIfAvailable(),
-							TributaryAutoConfiguration.changeListener(this.beans) != null),
+							!ConfiguredPipelines.writesTargetTables(properties(),
+									TributaryAutoConfiguration.changeListener(this.beans) != null)),
 					settings);
 			pools.setDestroyMethodName("close");
 			RootBeanDefinition replicating = register(registry, pipeline, Pipeline.class, () -> {
@@ -67,7 +68,8 @@ class SourcePipelinesRegistrar implements ImportBeanDefinitionRegistrar, Environ
 				TributaryConnections pool = this.beans.getBean(connections, TributaryConnections.class);
 				return new Pipeline(ConfiguredPipelines.settings(properties(), ConfiguredSource.named(properties(), key),
 						this.beans.getBean(settings, SourceSettings.class), pool.targetSchema(),
-						TributaryAutoConfiguration.changeListener(this.beans)), pool.source(), pool.target());
+						TributaryAutoConfiguration.changeListener(this.beans),
+						TributaryAutoConfiguration.topicSinks(this.beans)), pool.source(), pool.target());
 			}, settings, connections);
 			replicating.setDestroyMethodName(AbstractBeanDefinition.INFER_METHOD);
 			register(registry, "tributaryLifecycle-" + key, TributaryLifecycle.class,

@@ -64,6 +64,13 @@ public final class TributaryAutoConfiguration {
 		return listeners.isEmpty() ? null : listeners.values().iterator().next();
 	}
 
+	/**
+	 * Returns the sinks of Kafka topics when Kafka support is on the classpath, or {@code null}.
+	 */
+	static TopicSinks topicSinks(ListableBeanFactory beans) {
+		return beans.getBeanProvider(TopicSinks.class).getIfAvailable();
+	}
+
 	/** Returns how long one phase of the context's shutdown may take, which a pipeline's stop fits in. */
 	static Duration shutdownPhaseTimeout(Environment environment) {
 		return Binder.get(environment)
@@ -102,7 +109,7 @@ public final class TributaryAutoConfiguration {
 			TributaryConnections tributaryConnections(TributaryProperties properties, SourceSettings source,
 					ObjectProvider<DataSourceProperties> applicationDataSource, ListableBeanFactory beans) {
 				return TributaryConnections.open("", source, properties, applicationDataSource.getIfAvailable(),
-						changeListener(beans) != null);
+						!ConfiguredPipelines.writesTargetTables(properties, changeListener(beans) != null));
 			}
 
 			@Bean
@@ -119,7 +126,8 @@ public final class TributaryAutoConfiguration {
 			Pipeline tributaryPipeline(TributaryProperties properties, SourceSettings source,
 					TributaryConnections connections, CheckpointStore checkpoints, ListableBeanFactory beans) {
 				return new Pipeline(ConfiguredPipelines.settings(properties, ConfiguredSource.single(properties), source,
-						connections.targetSchema(), changeListener(beans)), connections.source(), connections.target(),
+						connections.targetSchema(), changeListener(beans), topicSinks(beans)), connections.source(),
+						connections.target(),
 						checkpoints);
 			}
 

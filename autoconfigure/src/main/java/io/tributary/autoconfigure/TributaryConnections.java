@@ -77,8 +77,8 @@ public final class TributaryConnections implements AutoCloseable {
 		if (!StringUtils.hasText(url)) {
 			if (listenerMode) {
 				throw new TributaryConfigurationException("cdc.target.url", null, "No database for checkpoints: the "
-						+ "ChangeListener receives the changes, but Tributary keeps its checkpoints in a MySQL or "
-						+ "MariaDB database next to the application's data",
+						+ "changes go to the ChangeListener or to Kafka topics, but Tributary keeps its checkpoints in a "
+						+ "MySQL or MariaDB database",
 						"Set cdc.target.url (or spring.datasource.url) to it, with cdc.target.username and "
 								+ "cdc.target.password.");
 			}

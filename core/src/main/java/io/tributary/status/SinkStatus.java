@@ -1,5 +1,7 @@
 package io.tributary.status;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -12,13 +14,15 @@ import java.util.Map;
  * @param sendErrors records the destination did not acknowledge (each fails its flush, whose
  * changes are sent again)
  * @param lastAcknowledged the last acknowledged place in each part of the destination, for
- * example the offset by partition number; empty before the first acknowledgement
+ * example the offset by partition number, in the parts' order; empty before the first
+ * acknowledgement
  */
 public record SinkStatus(String kind, String destination, long recordsSent, long sendErrors,
 		Map<String, Long> lastAcknowledged) {
 
 	public SinkStatus {
-		lastAcknowledged = Map.copyOf(lastAcknowledged);
+		// Kept in the order given, partition by partition.
+		lastAcknowledged = Collections.unmodifiableMap(new LinkedHashMap<>(lastAcknowledged));
 	}
 
 }

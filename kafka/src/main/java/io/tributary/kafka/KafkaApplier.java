@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -84,13 +85,20 @@ final class KafkaApplier implements SinkApplier {
 		List<CompletableFuture<Void>> acks = new ArrayList<>(upserts.size() + deletedKeys.size());
 		Throwable sendFailure = null;
 		try {
-			for (Object[] key : deletedKeys) {
-				acks.add(send(this.records.key(key), null));
-			}
-			for (int i = 0; i < upserts.size(); i++) {
-				Object[] image = upserts.get(i);
-				ChangeOrigin origin = (origins != null) ? origins.get(i) : null;
-				acks.add(send(this.records.key(this.layout.keyOf(image)), this.records.value(image, origin)));
+			int total = deletedKeys.size() + upserts.size();
+			AtomicBoolean failing = new AtomicBoolean();
+			// The producer fails a record at once when it waited max.block.ms for the topic's metadata
+			// (brokers unreachable); sending the rest would wait as long for each, and the call fails anyway.
+			for (int i = 0; i < total && !failing.get(); i++) {
+				if (i < deletedKeys.size()) {
+					acks.add(send(this.records.key(deletedKeys.get(i)), null, failing));
+				}
+				else {
+					int upsert = i - deletedKeys.size();
+					Object[] image = upserts.get(upsert);
+					ChangeOrigin origin = (origins != null) ? origins.get(upsert) : null;
+					acks.add(send(this.records.key(this.layout.keyOf(image)), this.records.value(image, origin), failing));
+				}
 			}
 		}
 		catch (KafkaException ex) {
@@ -109,10 +117,11 @@ final class KafkaApplier implements SinkApplier {
 		this.counters.callSucceeded(upserts.size(), deletedKeys.size());
 	}
 
-	private CompletableFuture<Void> send(byte[] key, byte[] value) {
+	private CompletableFuture<Void> send(byte[] key, byte[] value, AtomicBoolean failing) {
 		CompletableFuture<Void> ack = new CompletableFuture<>();
 		this.producer.send(new ProducerRecord<>(this.topic, key, value), (metadata, error) -> {
 			if (error != null) {
+				failing.set(true);
 				this.counters.failed();
 				ack.completeExceptionally(error);
 			}

@@ -1,5 +1,6 @@
 package io.tributary.kafka;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -56,7 +57,7 @@ final class SendCounters {
 	}
 
 	SinkStatus status(String topic) {
-		Map<String, Long> offsets = new TreeMap<>();
+		Map<String, Long> offsets = new LinkedHashMap<>();
 		new TreeMap<>(this.lastOffsets).forEach((partition, offset) -> offsets.put(String.valueOf(partition), offset));
 		return new SinkStatus("kafka", topic, this.recordsSent.get(), this.sendErrors.get(), offsets);
 	}
