@@ -44,8 +44,15 @@ final class ConfiguredPipelines {
 				source.getSslCa(), source.isGtidPositioning());
 	}
 
-	/** Returns the checkpoint table, every pipeline's, in the target's default schema unless it names one. */
+	/**
+	 * Returns the checkpoint table, every pipeline's, in the target's default schema unless it names
+	 * one; with the checkpoints in Kafka, a label naming their topic.
+	 */
 	static TableId checkpointTable(TributaryProperties properties, String targetSchema) {
+		if (properties.getCheckpoint().getStore() == TributaryProperties.Checkpoint.Store.KAFKA) {
+			// No table: a label that no target table has, for the status and the settings.
+			return new TableId("(kafka)", properties.getCheckpoint().getTopic());
+		}
 		return target(properties.getCheckpoint().getTable(), targetSchema, "cdc.checkpoint.table");
 	}
 

@@ -71,6 +71,25 @@ public final class TributaryAutoConfiguration {
 		return beans.getBeanProvider(TopicSinks.class).getIfAvailable();
 	}
 
+	/**
+	 * Returns the stores of checkpoints kept outside the target database when
+	 * {@code cdc.checkpoint.store} asks for them, or {@code null} for the checkpoint table.
+	 * @throws TributaryConfigurationException when they are asked for but their support is missing
+	 */
+	static CheckpointStores checkpointStores(TributaryProperties properties, ListableBeanFactory beans) {
+		if (properties.getCheckpoint().getStore() != TributaryProperties.Checkpoint.Store.KAFKA) {
+			return null;
+		}
+		CheckpointStores stores = beans.getBeanProvider(CheckpointStores.class).getIfAvailable();
+		if (stores == null) {
+			throw new TributaryConfigurationException("cdc.checkpoint.store", "kafka", "cdc.checkpoint.store=kafka "
+					+ "needs Kafka support, which is not on the classpath", "Add the dependencies "
+							+ "io.tributary:tributary-kafka and org.springframework.boot:spring-boot-kafka, or set "
+							+ "cdc.checkpoint.store=jdbc.");
+		}
+		return stores;
+	}
+
 	/** Returns how long one phase of the context's shutdown may take, which a pipeline's stop fits in. */
 	static Duration shutdownPhaseTimeout(Environment environment) {
 		return Binder.get(environment)
@@ -114,9 +133,13 @@ public final class TributaryAutoConfiguration {
 
 			@Bean
 			@ConditionalOnMissingBean(CheckpointStore.class)
-			JdbcCheckpointStore tributaryCheckpointStore(TributaryProperties properties,
-					TributaryConnections connections) {
+			CheckpointStore tributaryCheckpointStore(TributaryProperties properties,
+					TributaryConnections connections, ListableBeanFactory beans) {
 				PropertyChecks.checkShared(properties);
+				CheckpointStores elsewhere = checkpointStores(properties, beans);
+				if (elsewhere != null) {
+					return elsewhere.forPipeline(properties.getCheckpoint().getPipeline());
+				}
 				return new JdbcCheckpointStore(connections.target(),
 						ConfiguredPipelines.checkpointTable(properties, connections.targetSchema()),
 						properties.getCheckpoint().getPipeline());

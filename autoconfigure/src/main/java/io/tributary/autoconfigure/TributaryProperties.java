@@ -721,6 +721,46 @@ public class TributaryProperties {
 		 */
 		private InvalidCheckpointBehavior invalidBehavior = InvalidCheckpointBehavior.ERROR;
 
+		/**
+		 * Where checkpoints are kept: jdbc (the checkpoint table in the target) or kafka (a compacted
+		 * topic, cdc.checkpoint.topic, so that tables published to Kafka need no target database;
+		 * not with cdc.ha.enabled).
+		 */
+		private Store store = Store.JDBC;
+
+		/**
+		 * Compacted Kafka topic holding the checkpoints with cdc.checkpoint.store=kafka, one record
+		 * per pipeline and table. Created when missing if cdc.kafka.topics.create is true.
+		 */
+		private String topic = "tributary-checkpoints";
+
+		public Store getStore() {
+			return this.store;
+		}
+
+		public void setStore(Store store) {
+			this.store = store;
+		}
+
+		public String getTopic() {
+			return this.topic;
+		}
+
+		public void setTopic(String topic) {
+			this.topic = topic;
+		}
+
+		/** Where checkpoints are kept. */
+		public enum Store {
+
+			/** The checkpoint table in the target database. */
+			JDBC,
+
+			/** A compacted Kafka topic. */
+			KAFKA
+
+		}
+
 		public InvalidCheckpointBehavior getInvalidBehavior() {
 			return this.invalidBehavior;
 		}

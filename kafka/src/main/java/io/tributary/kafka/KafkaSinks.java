@@ -81,6 +81,19 @@ public final class KafkaSinks implements AutoCloseable {
 		return new KafkaSink(this, topic);
 	}
 
+	/**
+	 * Returns a store of one pipeline's checkpoints in a compacted topic, written through the shared
+	 * producer. The topic is checked (or created, when topics may be created) when the pipeline
+	 * starts; several pipelines may share it.
+	 * @param topic the topic
+	 * @param pipeline the pipeline's name
+	 * @return the store
+	 */
+	public KafkaCheckpointStore checkpointStore(String topic, String pipeline) {
+		return new KafkaCheckpointStore(this, Objects.requireNonNull(topic, "topic"),
+				Objects.requireNonNull(pipeline, "pipeline"));
+	}
+
 	/** Returns the producer properties in force, after the delivery guarantees were applied. */
 	public Map<String, Object> producerProperties() {
 		return Map.copyOf(this.producerProperties);
@@ -99,6 +112,11 @@ public final class KafkaSinks implements AutoCloseable {
 			this.topics = new Topics(this.admin, this.creation, Duration.ofSeconds(30));
 		}
 		return this.topics;
+	}
+
+	/** Returns the properties of the admin client, which a consumer of the same cluster starts from. */
+	Map<String, Object> clientProperties() {
+		return this.adminProperties;
 	}
 
 	Duration ackTimeout() {

@@ -116,6 +116,75 @@ class KafkaChangelogIT {
 		}
 	}
 
+	/** Without leave to create topics, a missing topic stops its table at start, saying what to do. */
+	@Test
+	void aMissingTopicStopsItsTableUnlessTopicsMayBeCreated(TestDatabase db) throws Exception {
+		KafkaReplication kafka = new KafkaReplication(db, "missing", broker);
+		kafka.onSource("CREATE TABLE t (id INT PRIMARY KEY, v INT)", "INSERT INTO t VALUES (1, 1)");
+		try (KafkaSinks sinks = kafka.sinks(TopicCreation.DISABLED);
+				Pipeline pipeline = kafka.start(kafka.settings(sinks, Map.of("t", "not-created")))) {
+			TableStatus failed = Await.value("the table failed", WAIT, () -> status(pipeline, kafka, "t"),
+					(t) -> t.phase() == Phase.FAILED);
+			assertThat(failed.lastError()).contains("Kafka topic 'not-created'", "does not exist",
+					"cleanup.policy=compact", "cdc.kafka.topics.create=true");
+		}
+	}
+
+	/**
+	 * A TRUNCATE on the source cannot be passed on to a compacted topic without knowing its keys:
+	 * the table stops with its checkpoint before the truncation, and the topic keeps its rows.
+	 */
+	@Test
+	void aTruncateStopsTheTableBeforeIt(TestDatabase db) throws Exception {
+		KafkaReplication kafka = new KafkaReplication(db, "truncate", broker);
+		kafka.onSource("CREATE TABLE t (id INT PRIMARY KEY, v INT)", "INSERT INTO t VALUES (1, 1), (2, 2)");
+		try (KafkaSinks sinks = kafka.sinks(new TopicCreation(true, 1, null));
+				Pipeline pipeline = kafka.start(kafka.settings(sinks, Map.of("t", "truncated")))) {
+			Await.until("the table streams", WAIT, () -> status(pipeline, kafka, "t").phase() == Phase.STREAMING);
+			kafka.onSource("UPDATE t SET v = 3 WHERE id = 2");
+			pipeline.awaitCaughtUp(WAIT);
+			Position before = SourceQueries.headFileOffset(kafka.pool());
+			kafka.onSource("TRUNCATE TABLE t");
+			TableStatus failed = Await.value("the table failed", WAIT, () -> status(pipeline, kafka, "t"),
+					(t) -> t.phase() == Phase.FAILED);
+			assertThat(failed.lastError()).contains("truncated on the source", "cannot follow a TRUNCATE",
+					"tombstones");
+			Position stoppedAt = Position.parse(failed.confirmedPosition());
+			assertThat(stoppedAt.file()).isEqualTo(before.file());
+			assertThat(stoppedAt.offset()).as("position of the failed table").isLessThanOrEqualTo(before.offset());
+			assertThat(kafka.compacted("truncated")).hasSize(2).containsKey("[2]");
+		}
+	}
+
+	/**
+	 * With its checkpoints in a compacted topic a pipeline needs no target database: a second
+	 * pipeline resumes from the checkpoint the first saved there, without a snapshot, and the
+	 * topic still rebuilds the table.
+	 */
+	@Test
+	void checkpointsInATopicResumeAPipelineWithoutATargetDatabase(TestDatabase db) throws Exception {
+		KafkaReplication kafka = new KafkaReplication(db, "nodb", broker);
+		kafka.onSource("CREATE TABLE t (id INT PRIMARY KEY, v INT)", "INSERT INTO t VALUES (1, 1), (2, 2)");
+		try (KafkaSinks sinks = kafka.sinks(new TopicCreation(true, 1, null))) {
+			KafkaCheckpointStore checkpoints = sinks.checkpointStore("checkpoints", "nodb");
+			try (Pipeline first = kafka.startWithoutTarget(kafka.settings(sinks, Map.of("t", "nodb")), checkpoints)) {
+				Await.until("the table streams", WAIT, () -> status(first, kafka, "t").phase() == Phase.STREAMING);
+				kafka.onSource("UPDATE t SET v = 20 WHERE id = 2");
+				first.awaitCaughtUp(WAIT);
+			}
+			TableCheckpoint saved = checkpoints.load().get(kafka.table("t"));
+			assertThat(saved).isNotNull();
+			assertThat(saved.snapshotDone()).isTrue();
+			kafka.onSource("INSERT INTO t VALUES (3, 3)", "DELETE FROM t WHERE id = 1");
+			try (Pipeline second = kafka.startWithoutTarget(kafka.settings(sinks, Map.of("t", "nodb")), checkpoints)) {
+				Await.until("the table streams", WAIT, () -> status(second, kafka, "t").phase() == Phase.STREAMING);
+				second.awaitCaughtUp(WAIT);
+				assertThat(status(second, kafka, "t").rowsCopied()).as("rows copied by a snapshot").isZero();
+				kafka.assertTopicEqualsSource("t", "nodb");
+			}
+		}
+	}
+
 	private static TableStatus status(Pipeline pipeline, KafkaReplication kafka, String table) {
 		return pipeline.detail(kafka.table(table)).status();
 	}

@@ -21,6 +21,7 @@ import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
+import io.tributary.checkpoint.CheckpointStore;
 import io.tributary.checkpoint.JdbcCheckpointStore;
 import io.tributary.checkpoint.TableCheckpoint;
 import io.tributary.pipeline.Pipeline;
@@ -91,6 +92,13 @@ final class KafkaReplication extends SchemaPair {
 	/** Starts a pipeline with these settings. */
 	Pipeline start(PipelineSettings settings) {
 		Pipeline pipeline = new Pipeline(settings, pool(), pool());
+		pipeline.start();
+		return pipeline;
+	}
+
+	/** Starts a pipeline without a target database, its checkpoints kept by {@code checkpoints}. */
+	Pipeline startWithoutTarget(PipelineSettings settings, CheckpointStore checkpoints) {
+		Pipeline pipeline = new Pipeline(settings, pool(), null, checkpoints);
 		pipeline.start();
 		return pipeline;
 	}

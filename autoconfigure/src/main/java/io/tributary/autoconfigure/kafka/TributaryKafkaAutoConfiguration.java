@@ -9,11 +9,13 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.kafka.autoconfigure.KafkaConnectionDetails;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.annotation.Bean;
 
+import io.tributary.autoconfigure.CheckpointStores;
 import io.tributary.autoconfigure.TopicSinks;
 import io.tributary.autoconfigure.TributaryAutoConfiguration;
 import io.tributary.autoconfigure.TributaryProperties;
@@ -55,6 +57,15 @@ public final class TributaryKafkaAutoConfiguration {
 	@ConditionalOnMissingBean
 	TopicSinks tributaryTopicSinks(KafkaSinks sinks) {
 		return sinks::sink;
+	}
+
+	/** Each pipeline's checkpoints in the compacted topic cdc.checkpoint.topic. */
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnProperty(name = "cdc.checkpoint.store", havingValue = "kafka")
+	CheckpointStores tributaryKafkaCheckpointStores(KafkaSinks sinks, TributaryProperties properties) {
+		String topic = properties.getCheckpoint().getTopic();
+		return (pipeline) -> sinks.checkpointStore(topic, pipeline);
 	}
 
 }

@@ -6,8 +6,12 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
+import io.tributary.autoconfigure.CheckpointStores;
 import io.tributary.autoconfigure.TopicSinks;
+import io.tributary.autoconfigure.TributaryConnections;
 import io.tributary.autoconfigure.TributaryAutoConfiguration;
+import io.tributary.checkpoint.CheckpointStore;
+import io.tributary.kafka.KafkaCheckpointStore;
 import io.tributary.kafka.KafkaSink;
 import io.tributary.kafka.KafkaSinks;
 import io.tributary.pipeline.Pipeline;
@@ -70,6 +74,52 @@ class TributaryKafkaAutoConfigurationTest {
 				.getFailure()
 				.rootCause()
 				.hasMessageContaining("which another table publishes to"));
+	}
+
+	@Test
+	void checkpointsInKafkaNeedNoTargetDatabaseWhenEveryTableIsPublished() {
+		kafkaOnly().withPropertyValues("cdc.checkpoint.store=kafka").run((context) -> {
+			assertThat(context).hasNotFailed().hasSingleBean(CheckpointStores.class);
+			assertThat(context.getBean(CheckpointStore.class)).isInstanceOf(KafkaCheckpointStore.class);
+			assertThat(context.getBean(TributaryConnections.class).target()).isNull();
+		});
+	}
+
+	@Test
+	void withoutKafkaCheckpointsEveryTablePublishedStillNeedsADatabaseForCheckpoints() {
+		kafkaOnly().run((context) -> assertThat(context).hasFailed()
+			.getFailure()
+			.rootCause()
+			.hasMessageContaining("No database for checkpoints")
+			.hasMessageContaining("cdc.checkpoint.store=kafka"));
+	}
+
+	@Test
+	void refusesCheckpointsInKafkaWithHa() {
+		kafkaOnly().withPropertyValues("cdc.checkpoint.store=kafka", "cdc.ha.enabled=true")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("cdc.checkpoint.store=kafka cannot be combined with cdc.ha.enabled=true"));
+	}
+
+	@Test
+	void refusesCheckpointsInKafkaWithoutKafkaSupport() {
+		this.runner.withPropertyValues("cdc.checkpoint.store=kafka")
+			.withClassLoader(new FilteredClassLoader("org.springframework.boot.kafka"))
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("needs Kafka support, which is not on the classpath"));
+	}
+
+	/** Every table published to Kafka, and no target database. */
+	private static ApplicationContextRunner kafkaOnly() {
+		return new ApplicationContextRunner()
+			.withConfiguration(
+					AutoConfigurations.of(TributaryKafkaAutoConfiguration.class, TributaryAutoConfiguration.class))
+			.withPropertyValues("cdc.source.port=1", "cdc.source.username=repl", "cdc.tables[0].source=shop.orders",
+					"cdc.tables[0].kafka.topic=orders", "spring.kafka.bootstrap-servers=127.0.0.1:1");
 	}
 
 	@Test
