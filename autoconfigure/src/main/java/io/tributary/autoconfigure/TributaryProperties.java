@@ -471,57 +471,57 @@ public class TributaryProperties {
 	 */
 	public static class Kafka {
 
-		private final Topics topics = new Topics();
+		private final KafkaTopics topics = new KafkaTopics();
 
-		public Topics getTopics() {
+		public KafkaTopics getTopics() {
 			return this.topics;
 		}
 
+	}
+
+	/**
+	 * Creation of missing Kafka topics.
+	 */
+	public static class KafkaTopics {
+
 		/**
-		 * Creation of missing topics.
+		 * Whether a missing topic is created, with cleanup.policy=compact. When false, a missing
+		 * topic stops its table at start with an error.
 		 */
-		public static class Topics {
+		private boolean create;
 
-			/**
-			 * Whether a missing topic is created, with cleanup.policy=compact. When false, a missing
-			 * topic stops its table at start with an error.
-			 */
-			private boolean create;
+		/**
+		 * Partitions of a created topic. Defaults to the broker's num.partitions.
+		 */
+		private Integer partitions;
 
-			/**
-			 * Partitions of a created topic. Defaults to the broker's num.partitions.
-			 */
-			private Integer partitions;
+		/**
+		 * Replicas of a created topic. Defaults to the broker's default.replication.factor.
+		 */
+		private Short replicationFactor;
 
-			/**
-			 * Replicas of a created topic. Defaults to the broker's default.replication.factor.
-			 */
-			private Short replicationFactor;
+		public boolean isCreate() {
+			return this.create;
+		}
 
-			public boolean isCreate() {
-				return this.create;
-			}
+		public void setCreate(boolean create) {
+			this.create = create;
+		}
 
-			public void setCreate(boolean create) {
-				this.create = create;
-			}
+		public Integer getPartitions() {
+			return this.partitions;
+		}
 
-			public Integer getPartitions() {
-				return this.partitions;
-			}
+		public void setPartitions(Integer partitions) {
+			this.partitions = partitions;
+		}
 
-			public void setPartitions(Integer partitions) {
-				this.partitions = partitions;
-			}
+		public Short getReplicationFactor() {
+			return this.replicationFactor;
+		}
 
-			public Short getReplicationFactor() {
-				return this.replicationFactor;
-			}
-
-			public void setReplicationFactor(Short replicationFactor) {
-				this.replicationFactor = replicationFactor;
-			}
-
+		public void setReplicationFactor(Short replicationFactor) {
+			this.replicationFactor = replicationFactor;
 		}
 
 	}

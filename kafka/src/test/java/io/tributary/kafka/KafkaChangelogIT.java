@@ -185,6 +185,32 @@ class KafkaChangelogIT {
 		}
 	}
 
+	/**
+	 * A record larger than the producer accepts can never be sent: the table stops, saying what to
+	 * raise, whether the row comes from the snapshot or the stream, instead of retrying forever.
+	 */
+	@Test
+	void aRecordTooLargeStopsItsTableWithWhatToRaise(TestDatabase db) throws Exception {
+		KafkaReplication kafka = new KafkaReplication(db, "large", broker);
+		kafka.onSource("CREATE TABLE snap (id INT PRIMARY KEY, v TEXT)", "CREATE TABLE stream (id INT PRIMARY KEY, v TEXT)",
+				"INSERT INTO snap VALUES (1, REPEAT('x', 4000))", "INSERT INTO stream VALUES (1, 'small')");
+		try (KafkaSinks sinks = kafka.sinks(new TopicCreation(true, 1, null), Map.of("max.request.size", 2_000));
+				Pipeline pipeline = kafka.start(kafka.settings(sinks, Map.of("snap", "large-snap", "stream", "large-stream")))) {
+			Await.until("the small table streams", WAIT,
+					() -> status(pipeline, kafka, "stream").phase() == Phase.STREAMING);
+			Position before = SourceQueries.headFileOffset(kafka.pool());
+			kafka.onSource("UPDATE stream SET v = REPEAT('y', 4000) WHERE id = 1");
+			for (String table : List.of("snap", "stream")) {
+				TableStatus failed = Await.value(table + " failed", WAIT, () -> status(pipeline, kafka, table),
+						(t) -> t.phase() == Phase.FAILED);
+				assertThat(failed.lastError()).as(table).contains("RecordTooLargeException", "max.request.size");
+			}
+			Position stoppedAt = Position.parse(status(pipeline, kafka, "stream").confirmedPosition());
+			assertThat(stoppedAt.offset()).as("position of the failed table").isLessThanOrEqualTo(before.offset());
+			assertThat(kafka.compacted("large-stream")).containsOnlyKeys("[1]");
+		}
+	}
+
 	private static TableStatus status(Pipeline pipeline, KafkaReplication kafka, String table) {
 		return pipeline.detail(kafka.table(table)).status();
 	}

@@ -63,6 +63,11 @@ final class KafkaReplication extends SchemaPair {
 	 * flushes within seconds, and topics created when missing.
 	 */
 	KafkaSinks sinks(TopicCreation creation) {
+		return sinks(creation, Map.of());
+	}
+
+	/** Returns the Kafka sinks of a test with some producer properties of its own. */
+	KafkaSinks sinks(TopicCreation creation, Map<String, Object> overrides) {
 		Map<String, Object> properties = new HashMap<>();
 		properties.put("bootstrap.servers", this.broker.bootstrapServers());
 		properties.put("linger.ms", 5);
@@ -72,6 +77,7 @@ final class KafkaReplication extends SchemaPair {
 		properties.put("retry.backoff.ms", 100);
 		properties.put("reconnect.backoff.max.ms", 500);
 		properties.put("default.api.timeout.ms", 10_000);
+		properties.putAll(overrides);
 		return new KafkaSinks(properties, creation);
 	}
 

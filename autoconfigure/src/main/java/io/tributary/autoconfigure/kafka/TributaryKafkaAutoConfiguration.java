@@ -48,7 +48,7 @@ public final class TributaryKafkaAutoConfiguration {
 			producer.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, details.getProducer().getBootstrapServers());
 			admin.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, details.getAdmin().getBootstrapServers());
 		}
-		TributaryProperties.Kafka.Topics topics = properties.getKafka().getTopics();
+		TributaryProperties.KafkaTopics topics = properties.getKafka().getTopics();
 		return new KafkaSinks(producer, admin,
 				new TopicCreation(topics.isCreate(), topics.getPartitions(), topics.getReplicationFactor()));
 	}
