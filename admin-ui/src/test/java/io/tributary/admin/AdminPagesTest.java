@@ -186,6 +186,17 @@ class AdminPagesTest {
 	}
 
 	@Test
+	void theTablePageOfAKafkaTableShowsItsTopicRecordsErrorsAndOffsets() throws Exception {
+		DETAILS.put("main:shop.orders", detail(Statuses.publishedToKafka("shop.orders")));
+		String page = tablePage();
+		assertThat(page).contains("<h3 id=\"card-sink\">Kafka</h3>").contains("class=\"sink-destination\">shop.orders<")
+			.contains("class=\"sink-sent\">1,234,567<").contains("class=\"sink-errors error\">3<")
+			.containsSubsequence("Last offset, partition 0", ">410,001<", "Last offset, partition 1", ">409,876<");
+		DETAILS.put("main:shop.orders", detail(everyCounter("shop.orders", 1_234_567, 33)));
+		assertThat(tablePage()).doesNotContain("card-sink");
+	}
+
+	@Test
 	void theTablePageShowsItsLayoutCheckpointAndTimelineNewestFirst() throws Exception {
 		String page = tablePage();
 		assertThat(page).contains("<th scope=\"row\" class=\"text column-name\"><code>id</code></th>")

@@ -1,10 +1,13 @@
 package io.tributary.admin;
 
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import io.tributary.status.PipelineStatus;
 import io.tributary.status.PipelineStatus.State;
+import io.tributary.status.SinkStatus;
 import io.tributary.status.TableDetail;
 import io.tributary.status.TableEvent;
 import io.tributary.status.TableStatus;
@@ -40,6 +43,21 @@ final class Statuses {
 				new TableStatus.Events(101, 202, 303, 4), new TableStatus.Flushes(55, 2, 123_456, 789, 3_000_000_000L,
 						250_000_000L),
 				true);
+	}
+
+	/** A table published to a Kafka topic, with what its sink reports. */
+	static TableStatus publishedToKafka(String name) {
+		TableStatus base = everyCounter(name, 5_000, 0);
+		Map<String, Long> offsets = new LinkedHashMap<>();
+		offsets.put("0", 410_001L);
+		offsets.put("1", 409_876L);
+		return new TableStatus(base.name(), "(kafka)." + name, base.phase(), base.rowsCopied(), base.rowsEstimated(),
+				base.chunksCopied(), base.copyRowsPerSecond(), base.copyEtaSeconds(), base.bufferedKeys(),
+				base.bufferedBytes(), base.keysAdded(), base.droppedAboveHighWatermark(), base.deferredInFlight(),
+				base.parkEvents(), base.parkedMillis(), base.bufferSoftLimitBytes(), base.changesApplied(), base.apply(),
+				base.allChangesFlushed(), base.confirmedPosition(), base.lastFlush(), base.lastError(), base.checksum(),
+				base.lastAction(), base.events(), base.flushes(), base.snapshotDone(),
+				new SinkStatus("kafka", name, 1_234_567, 3, offsets));
 	}
 
 	/** The detail of a table with two columns, a partitioning index, a checkpoint and three events. */

@@ -20,7 +20,9 @@ import io.tributary.source.TableId;
  * Turns the {@code cdc.*} properties into the settings of each pipeline, checking them first.
  * Tables are checked across all pipelines at once, since they share one target: no table is
  * listed twice, no two tables are copied into one target table, none is copied onto the
- * checkpoint table, and with a {@code ChangeListener} no source table comes from two sources.
+ * checkpoint table, no two tables are published to one Kafka topic, and with a
+ * {@code ChangeListener} no source table comes from two sources. A table with
+ * {@code kafka.topic} goes to that topic, whether or not there is a listener.
  */
 final class ConfiguredPipelines {
 
@@ -42,8 +44,15 @@ final class ConfiguredPipelines {
 				source.getSslCa(), source.isGtidPositioning());
 	}
 
-	/** Returns the checkpoint table, every pipeline's, in the target's default schema unless it names one. */
+	/**
+	 * Returns the checkpoint table, every pipeline's, in the target's default schema unless it names
+	 * one; with the checkpoints in Kafka, a label naming their topic.
+	 */
 	static TableId checkpointTable(TributaryProperties properties, String targetSchema) {
+		if (properties.getCheckpoint().getStore() == TributaryProperties.Checkpoint.Store.KAFKA) {
+			// No table: a label that no target table has, for the status and the settings.
+			return new TableId("(kafka)", properties.getCheckpoint().getTopic());
+		}
 		return target(properties.getCheckpoint().getTable(), targetSchema, "cdc.checkpoint.table");
 	}
 
@@ -57,8 +66,23 @@ final class ConfiguredPipelines {
 	 */
 	static PipelineSettings settings(TributaryProperties properties, ConfiguredSource configured, SourceSettings source,
 			String targetSchema, ChangeListener listener) {
+		return settings(properties, configured, source, targetSchema, listener, null);
+	}
+
+	/**
+	 * Checks every setting and returns the settings of one pipeline.
+	 * @param properties the properties
+	 * @param configured the source the pipeline reads
+	 * @param source that source's settings (the application's own, or built from the properties)
+	 * @param targetSchema the target's default schema, or {@code null} when its URL names none
+	 * @param listener the application's change listener, or {@code null} to write target tables
+	 * @param topics the sinks of Kafka topics, or {@code null} when Kafka support is not on the
+	 * classpath
+	 */
+	static PipelineSettings settings(TributaryProperties properties, ConfiguredSource configured, SourceSettings source,
+			String targetSchema, ChangeListener listener, TopicSinks topics) {
 		PropertyChecks.checkShared(properties);
-		Map<String, List<TableMapping>> tables = tables(properties, targetSchema, listener != null);
+		Map<String, List<TableMapping>> tables = tables(properties, targetSchema, listener != null, topics);
 		TributaryProperties.Flush flush = properties.getFlush();
 		TributaryProperties.Checkpoint checkpoint = properties.getCheckpoint();
 		TributaryProperties.Copy copy = properties.getCopy();
@@ -79,7 +103,7 @@ final class ConfiguredPipelines {
 
 	/** Checks the tables of every source together and returns them by pipeline name. */
 	private static Map<String, List<TableMapping>> tables(TributaryProperties properties, String targetSchema,
-			boolean listenerMode) {
+			boolean listenerMode, TopicSinks topics) {
 		Map<String, List<TableMapping>> byPipeline = new LinkedHashMap<>();
 		// Where each target table, and in listener mode each source table, was first claimed.
 		Map<TableId, String> claimed = new HashMap<>();
@@ -104,6 +128,11 @@ final class ConfiguredPipelines {
 					throw new TributaryConfigurationException(entry + ".source", table.getSource(),
 							entry + ".source names " + sourceTable + ", which " + earlier + " names already",
 							"Remove one of the two entries: each source table is replicated once.");
+				}
+				String topic = table.getKafka().getTopic();
+				if (topic != null) {
+					tables.add(kafkaTable(table, entry, sourceTable, topic, topics, claimed));
+					continue;
 				}
 				if (listenerMode) {
 					if (table.getTarget() != null) {
@@ -131,6 +160,42 @@ final class ConfiguredPipelines {
 			byPipeline.put(configured.pipeline(), tables);
 		}
 		return byPipeline;
+	}
+
+	private static TableMapping kafkaTable(TributaryProperties.Table table, String entry, TableId sourceTable,
+			String topic, TopicSinks topics, Map<TableId, String> claimed) {
+		String property = entry + ".kafka.topic";
+		PropertyChecks.notBlank(property, topic, "Name the Kafka topic to publish " + sourceTable + " to, or remove "
+				+ property + ".");
+		if (topics == null) {
+			throw new TributaryConfigurationException(property, topic, property + " is set, but Kafka support is "
+					+ "not on the classpath", "Add the dependencies io.tributary:tributary-kafka and "
+							+ "org.springframework.boot:spring-boot-kafka, or remove " + property + ".");
+		}
+		if (table.getTarget() != null) {
+			throw new TributaryConfigurationException(entry + ".target", table.getTarget(), entry + " has both a "
+					+ "target table and a Kafka topic", "Remove " + entry + ".target to publish to Kafka, or "
+							+ property + " to copy into the target table.");
+		}
+		claim(claimed, new TableId("(kafka)", topic), property, topic, sourceTable + " would be published to "
+				+ "Kafka topic " + topic + ", which another table publishes to: their keys could collide, and each "
+				+ "table's checkpoint would not cover the other's records", "Give each table a topic of its own.");
+		return TableMapping.toSink(sourceTable, table.getKey(), table.getSnapshot(), topics.sink(topic));
+	}
+
+	/** Returns whether some table of some source is copied into a target table rather than sent elsewhere. */
+	static boolean writesTargetTables(TributaryProperties properties, boolean listenerMode) {
+		if (listenerMode) {
+			return false;
+		}
+		for (ConfiguredSource configured : ConfiguredSource.all(properties)) {
+			for (TributaryProperties.Table table : configured.tables()) {
+				if (table.getKafka().getTopic() == null) {
+					return true;
+				}
+			}
+		}
+		return false;
 	}
 
 	private static void claim(Map<TableId, String> claimed, TableId table, String property, String value,

@@ -32,6 +32,14 @@ final class PropertyChecks {
 	/** Checks the settings every pipeline shares, and that the two forms of sources are not mixed. */
 	static void checkShared(TributaryProperties properties) {
 		checkForms(properties);
+		if (properties.getCheckpoint().getStore() == TributaryProperties.Checkpoint.Store.KAFKA
+				&& properties.getHa().isEnabled()) {
+			throw new TributaryConfigurationException("cdc.checkpoint.store", "kafka", "cdc.checkpoint.store=kafka "
+					+ "cannot be combined with cdc.ha.enabled=true: the leader lock and the fencing of an old leader's "
+					+ "writes live in the target database, and a topic cannot refuse a stale leader's checkpoint",
+					"Keep the checkpoints in the target database (cdc.checkpoint.store=jdbc) to run several instances, "
+							+ "or set cdc.ha.enabled=false and run one instance per pipeline.");
+		}
 		TributaryProperties.Flush flush = properties.getFlush();
 		TributaryProperties.Flush flushDefaults = DEFAULTS.getFlush();
 		positive("cdc.flush.interval", flush.getInterval(), flushDefaults.getInterval());

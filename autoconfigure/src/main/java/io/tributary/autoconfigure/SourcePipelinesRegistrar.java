@@ -20,6 +20,7 @@ import org.springframework.core.type.AnnotationMetadata;
 
 import io.tributary.checkpoint.CheckpointStore;
 import io.tributary.pipeline.Pipeline;
+import io.tributary.pipeline.PipelineSettings;
 import io.tributary.source.SourceSettings;
 
 /**
@@ -59,15 +60,21 @@ class SourcePipelinesRegistrar implements ImportBeanDefinitionRegistrar, Environ
 			RootBeanDefinition pools = register(registry, connections, TributaryConnections.class,
 					() -> TributaryConnections.open("-" + key, this.beans.getBean(settings, SourceSettings.class),
 							properties(), this.beans.getBeanProvider(DataSourceProperties.class).getIfAvailable(),
-							TributaryAutoConfiguration.changeListener(this.beans) != null),
+							!ConfiguredPipelines.writesTargetTables(properties(),
+									TributaryAutoConfiguration.changeListener(this.beans) != null)),
 					settings);
 			pools.setDestroyMethodName("close");
 			RootBeanDefinition replicating = register(registry, pipeline, Pipeline.class, () -> {
 				refuseSingleSourceBeans();
 				TributaryConnections pool = this.beans.getBean(connections, TributaryConnections.class);
-				return new Pipeline(ConfiguredPipelines.settings(properties(), ConfiguredSource.named(properties(), key),
-						this.beans.getBean(settings, SourceSettings.class), pool.targetSchema(),
-						TributaryAutoConfiguration.changeListener(this.beans)), pool.source(), pool.target());
+				PipelineSettings configured = ConfiguredPipelines.settings(properties(),
+						ConfiguredSource.named(properties(), key), this.beans.getBean(settings, SourceSettings.class),
+						pool.targetSchema(), TributaryAutoConfiguration.changeListener(this.beans),
+						TributaryAutoConfiguration.topicSinks(this.beans));
+				CheckpointStores elsewhere = TributaryAutoConfiguration.checkpointStores(properties(), this.beans);
+				return (elsewhere != null)
+						? new Pipeline(configured, pool.source(), pool.target(), elsewhere.forPipeline(configured.name()))
+						: new Pipeline(configured, pool.source(), pool.target());
 			}, settings, connections);
 			replicating.setDestroyMethodName(AbstractBeanDefinition.INFER_METHOD);
 			register(registry, "tributaryLifecycle-" + key, TributaryLifecycle.class,

@@ -64,6 +64,32 @@ public final class TributaryAutoConfiguration {
 		return listeners.isEmpty() ? null : listeners.values().iterator().next();
 	}
 
+	/**
+	 * Returns the sinks of Kafka topics when Kafka support is on the classpath, or {@code null}.
+	 */
+	static TopicSinks topicSinks(ListableBeanFactory beans) {
+		return beans.getBeanProvider(TopicSinks.class).getIfAvailable();
+	}
+
+	/**
+	 * Returns the stores of checkpoints kept outside the target database when
+	 * {@code cdc.checkpoint.store} asks for them, or {@code null} for the checkpoint table.
+	 * @throws TributaryConfigurationException when they are asked for but their support is missing
+	 */
+	static CheckpointStores checkpointStores(TributaryProperties properties, ListableBeanFactory beans) {
+		if (properties.getCheckpoint().getStore() != TributaryProperties.Checkpoint.Store.KAFKA) {
+			return null;
+		}
+		CheckpointStores stores = beans.getBeanProvider(CheckpointStores.class).getIfAvailable();
+		if (stores == null) {
+			throw new TributaryConfigurationException("cdc.checkpoint.store", "kafka", "cdc.checkpoint.store=kafka "
+					+ "needs Kafka support, which is not on the classpath", "Add the dependencies "
+							+ "io.tributary:tributary-kafka and org.springframework.boot:spring-boot-kafka, or set "
+							+ "cdc.checkpoint.store=jdbc.");
+		}
+		return stores;
+	}
+
 	/** Returns how long one phase of the context's shutdown may take, which a pipeline's stop fits in. */
 	static Duration shutdownPhaseTimeout(Environment environment) {
 		return Binder.get(environment)
@@ -102,14 +128,18 @@ public final class TributaryAutoConfiguration {
 			TributaryConnections tributaryConnections(TributaryProperties properties, SourceSettings source,
 					ObjectProvider<DataSourceProperties> applicationDataSource, ListableBeanFactory beans) {
 				return TributaryConnections.open("", source, properties, applicationDataSource.getIfAvailable(),
-						changeListener(beans) != null);
+						!ConfiguredPipelines.writesTargetTables(properties, changeListener(beans) != null));
 			}
 
 			@Bean
 			@ConditionalOnMissingBean(CheckpointStore.class)
-			JdbcCheckpointStore tributaryCheckpointStore(TributaryProperties properties,
-					TributaryConnections connections) {
+			CheckpointStore tributaryCheckpointStore(TributaryProperties properties,
+					TributaryConnections connections, ListableBeanFactory beans) {
 				PropertyChecks.checkShared(properties);
+				CheckpointStores elsewhere = checkpointStores(properties, beans);
+				if (elsewhere != null) {
+					return elsewhere.forPipeline(properties.getCheckpoint().getPipeline());
+				}
 				return new JdbcCheckpointStore(connections.target(),
 						ConfiguredPipelines.checkpointTable(properties, connections.targetSchema()),
 						properties.getCheckpoint().getPipeline());
@@ -119,7 +149,8 @@ public final class TributaryAutoConfiguration {
 			Pipeline tributaryPipeline(TributaryProperties properties, SourceSettings source,
 					TributaryConnections connections, CheckpointStore checkpoints, ListableBeanFactory beans) {
 				return new Pipeline(ConfiguredPipelines.settings(properties, ConfiguredSource.single(properties), source,
-						connections.targetSchema(), changeListener(beans)), connections.source(), connections.target(),
+						connections.targetSchema(), changeListener(beans), topicSinks(beans)), connections.source(),
+						connections.target(),
 						checkpoints);
 			}
 

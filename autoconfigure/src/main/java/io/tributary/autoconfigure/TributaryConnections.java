@@ -74,21 +74,28 @@ public final class TributaryConnections implements AutoCloseable {
 			username = (username != null) ? username : application.determineUsername();
 			password = (password != null) ? password : application.determinePassword();
 		}
+		// Same address and TLS settings as the replication connection; the settings' server id goes unused.
+		HikariDataSource source = pool("tributary-source" + name, SourceJdbc.url(settings), settings.username(),
+				settings.password(), properties.getCopy().getThreads() + 4, settings.connectTimeout());
+		if (!StringUtils.hasText(url) && listenerMode
+				&& properties.getCheckpoint().getStore() == TributaryProperties.Checkpoint.Store.KAFKA) {
+			// Every table goes elsewhere and the checkpoints to Kafka: nothing needs a target database.
+			return new TributaryConnections(source, null, null, true);
+		}
 		if (!StringUtils.hasText(url)) {
+			source.close();
 			if (listenerMode) {
 				throw new TributaryConfigurationException("cdc.target.url", null, "No database for checkpoints: the "
-						+ "ChangeListener receives the changes, but Tributary keeps its checkpoints in a MySQL or "
-						+ "MariaDB database next to the application's data",
+						+ "changes go to the ChangeListener or to Kafka topics, but Tributary keeps its checkpoints in a "
+						+ "MySQL or MariaDB database (or, with every table published to Kafka, in a Kafka topic)",
 						"Set cdc.target.url (or spring.datasource.url) to it, with cdc.target.username and "
-								+ "cdc.target.password.");
+								+ "cdc.target.password; or, when every table has cdc.tables[].kafka.topic, set "
+								+ "cdc.checkpoint.store=kafka.");
 			}
 			throw new TributaryConfigurationException("cdc.target.url", null, "No target database",
 					"Set cdc.target.url (or spring.datasource.url) to the MySQL or MariaDB database the tables are "
 							+ "copied into, with cdc.target.username and cdc.target.password.");
 		}
-		// Same address and TLS settings as the replication connection; the settings' server id goes unused.
-		HikariDataSource source = pool("tributary-source" + name, SourceJdbc.url(settings), settings.username(),
-				settings.password(), properties.getCopy().getThreads() + 4, settings.connectTimeout());
 		return new TributaryConnections(source, pool("tributary-target" + name, url, username, password,
 				target.getMaxConnections(), settings.connectTimeout()), JdbcUrls.defaultSchema(url), true);
 	}
@@ -114,7 +121,10 @@ public final class TributaryConnections implements AutoCloseable {
 		return this.source;
 	}
 
-	/** Returns the pool of connections to the target. */
+	/**
+	 * Returns the pool of connections to the target, or {@code null} when nothing needs one: every
+	 * table goes to a listener or to Kafka, and the checkpoints to Kafka.
+	 */
 	public DataSource target() {
 		return this.target;
 	}
@@ -129,7 +139,9 @@ public final class TributaryConnections implements AutoCloseable {
 	public void close() {
 		if (this.owned) {
 			((HikariDataSource) this.source).close();
-			((HikariDataSource) this.target).close();
+			if (this.target != null) {
+				((HikariDataSource) this.target).close();
+			}
 		}
 	}
 

@@ -57,6 +57,8 @@ public class TributaryProperties {
 
 	private final Health health = new Health();
 
+	private final Kafka kafka = new Kafka();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -119,6 +121,10 @@ public class TributaryProperties {
 
 	public Health getHealth() {
 		return this.health;
+	}
+
+	public Kafka getKafka() {
+		return this.kafka;
 	}
 
 	/**
@@ -395,6 +401,15 @@ public class TributaryProperties {
 		 */
 		private SnapshotMode snapshot = SnapshotMode.AUTO;
 
+		/**
+		 * Where the table's changes go when they are published to Kafka instead of a target table.
+		 */
+		private final TableKafka kafka = new TableKafka();
+
+		public TableKafka getKafka() {
+			return this.kafka;
+		}
+
 		public SnapshotMode getSnapshot() {
 			return this.snapshot;
 		}
@@ -425,6 +440,88 @@ public class TributaryProperties {
 
 		public void setTarget(String target) {
 			this.target = target;
+		}
+
+	}
+
+	/**
+	 * Kafka publishing of one table.
+	 */
+	public static class TableKafka {
+
+		/**
+		 * Kafka topic the table's changes are published to, one record per changed row keyed by
+		 * its key, instead of being copied into a target table. Needs tributary-kafka and
+		 * spring-boot-kafka on the classpath; producer settings come from spring.kafka.*.
+		 */
+		private String topic;
+
+		public String getTopic() {
+			return this.topic;
+		}
+
+		public void setTopic(String topic) {
+			this.topic = topic;
+		}
+
+	}
+
+	/**
+	 * Kafka topics of tables published with cdc.tables[].kafka.topic.
+	 */
+	public static class Kafka {
+
+		private final KafkaTopics topics = new KafkaTopics();
+
+		public KafkaTopics getTopics() {
+			return this.topics;
+		}
+
+	}
+
+	/**
+	 * Creation of missing Kafka topics.
+	 */
+	public static class KafkaTopics {
+
+		/**
+		 * Whether a missing topic is created, with cleanup.policy=compact. When false, a missing
+		 * topic stops its table at start with an error.
+		 */
+		private boolean create;
+
+		/**
+		 * Partitions of a created topic. Defaults to the broker's num.partitions.
+		 */
+		private Integer partitions;
+
+		/**
+		 * Replicas of a created topic. Defaults to the broker's default.replication.factor.
+		 */
+		private Short replicationFactor;
+
+		public boolean isCreate() {
+			return this.create;
+		}
+
+		public void setCreate(boolean create) {
+			this.create = create;
+		}
+
+		public Integer getPartitions() {
+			return this.partitions;
+		}
+
+		public void setPartitions(Integer partitions) {
+			this.partitions = partitions;
+		}
+
+		public Short getReplicationFactor() {
+			return this.replicationFactor;
+		}
+
+		public void setReplicationFactor(Short replicationFactor) {
+			this.replicationFactor = replicationFactor;
 		}
 
 	}
@@ -639,6 +736,46 @@ public class TributaryProperties {
 		 * or the source was reset): stop the table with an error, or snapshot it again.
 		 */
 		private InvalidCheckpointBehavior invalidBehavior = InvalidCheckpointBehavior.ERROR;
+
+		/**
+		 * Where checkpoints are kept: jdbc (the checkpoint table in the target) or kafka (a compacted
+		 * topic, cdc.checkpoint.topic, so that tables published to Kafka need no target database;
+		 * not with cdc.ha.enabled).
+		 */
+		private Store store = Store.JDBC;
+
+		/**
+		 * Compacted Kafka topic holding the checkpoints with cdc.checkpoint.store=kafka, one record
+		 * per pipeline and table. Created when missing if cdc.kafka.topics.create is true.
+		 */
+		private String topic = "tributary-checkpoints";
+
+		public Store getStore() {
+			return this.store;
+		}
+
+		public void setStore(Store store) {
+			this.store = store;
+		}
+
+		public String getTopic() {
+			return this.topic;
+		}
+
+		public void setTopic(String topic) {
+			this.topic = topic;
+		}
+
+		/** Where checkpoints are kept. */
+		public enum Store {
+
+			/** The checkpoint table in the target database. */
+			JDBC,
+
+			/** A compacted Kafka topic. */
+			KAFKA
+
+		}
 
 		public InvalidCheckpointBehavior getInvalidBehavior() {
 			return this.invalidBehavior;

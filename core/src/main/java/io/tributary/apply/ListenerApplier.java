@@ -27,7 +27,7 @@ import io.tributary.source.Position;
  * <p>{@link #counters()} count listener calls, so that they read like the statement counters of
  * a target table: a batch is one call, a failed batch a call that threw.
  */
-public final class ListenerApplier implements Applier {
+public final class ListenerApplier implements SinkApplier {
 
 	private static final long FIRST_PAUSE_NANOS = Duration.ofMillis(100).toNanos();
 
@@ -103,6 +103,7 @@ public final class ListenerApplier implements Applier {
 	 * @param next the new layout
 	 * @return the applier
 	 */
+	@Override
 	public ListenerApplier withLayout(TableLayout next) {
 		ListenerApplier applier = new ListenerApplier(this.listener, next, this.nanoClock);
 		synchronized (this.lock) {
@@ -122,6 +123,7 @@ public final class ListenerApplier implements Applier {
 	 * @throws ApplyException when the listener throws, {@link UnsupportedOperationException}
 	 * included (the listener does not handle truncation)
 	 */
+	@Override
 	public void truncate() {
 		synchronized (this.lock) {
 			try {
@@ -131,8 +133,14 @@ public final class ListenerApplier implements Applier {
 				if (ex instanceof InterruptedException) {
 					Thread.currentThread().interrupt();
 				}
-				throw new ApplyException("The change listener of " + this.layout.table()
-						+ " did not handle a TRUNCATE of the table on the source: " + ex, ex);
+				boolean unsupported = ex instanceof UnsupportedOperationException;
+				throw new ApplyException("The ChangeListener of " + this.layout.table() + " "
+						+ (unsupported ? "does not handle truncation" : "failed to handle it: " + ex) + ". "
+						+ (unsupported ? "Implement ChangeListener.onTruncate to forget the table's rows"
+								: "Fix the listener or what it depends on")
+						+ ", then restart: the table resumes from its checkpoint, before the truncation, and the "
+						+ "listener is told again. Alternatively delete the table's row from the checkpoint table "
+						+ "and restart to snapshot it again", ex);
 			}
 		}
 	}
@@ -141,6 +149,7 @@ public final class ListenerApplier implements Applier {
 	 * Returns the listener calls so far: delivered and failed batches, the upserts and deletes of
 	 * delivered ones; no contention, no retries, one call at a time.
 	 */
+	@Override
 	public ApplierCounters counters() {
 		synchronized (this.lock) {
 			return new ApplierCounters(this.batchesDelivered, this.batchesFailed, this.rowsUpserted,

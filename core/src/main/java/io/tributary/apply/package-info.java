@@ -1,8 +1,10 @@
 /**
  * Writing to the target: idempotent multi-row REPLACE for row images and DELETE by key, the
  * creation or verification of target tables, parallel application of a drain in key-disjoint
- * statements partitioned by the most clustered unique secondary index, and the
- * {@link ChangeListener} alternative to a target table.
+ * statements partitioned by the most clustered unique secondary index, and the alternatives to a
+ * target table: a {@link TableSink} chosen per table (the {@link ChangeListener}, through
+ * {@link ListenerSink}, or a sink of another module such as Kafka), whose {@link SinkApplier}
+ * follows the table through an ALTER and a TRUNCATE and reports what it sent.
  *
  * <p>Invariants: applying the same batch twice changes nothing; a target whose columns or key
  * differ from the source is refused, never written into; statements that run at the same time

@@ -10,6 +10,7 @@ import org.slf4j.LoggerFactory;
 
 import io.tributary.apply.Applier;
 import io.tributary.apply.ApplyException;
+import io.tributary.apply.SinkRefusedException;
 import io.tributary.schema.TableLayout;
 
 /**
@@ -64,7 +65,8 @@ final class ChunkWriter {
 			}
 			catch (ApplyException ex) {
 				Copier.WriteRetries retries = this.writeRetries;
-				if (retries == null) {
+				// A sink that refused the rows for good refuses them again: the snapshot fails instead.
+				if (retries == null || ex instanceof SinkRefusedException) {
 					throw ex;
 				}
 				failedBefore = true;

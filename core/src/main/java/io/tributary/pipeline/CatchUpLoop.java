@@ -10,8 +10,11 @@ import org.slf4j.LoggerFactory;
 
 import io.tributary.apply.Applier;
 import io.tributary.apply.ApplyException;
+import io.tributary.apply.ChangeOrigin;
 import io.tributary.apply.ListenerApplier;
 import io.tributary.apply.PermanentFailure;
+import io.tributary.apply.SinkApplier;
+import io.tributary.apply.SinkRefusedException;
 import io.tributary.checkpoint.TableCheckpoint;
 import io.tributary.copy.Copier;
 import io.tributary.source.Position;
@@ -129,9 +132,18 @@ final class CatchUpLoop {
 			observer.beforeApply(table.mapping.source(), drain.size());
 		}
 		try {
-			Applier merged = (table.writer != null) ? table.writer : table.applier;
-			merged.apply(drain.upserts().stream().map(BufferedSubscription.Entry::image).toList(),
-					drain.deletes().stream().map((entry) -> entry.key().values()).toList(), delivered);
+			List<Object[]> upserts = drain.upserts().stream().map(BufferedSubscription.Entry::image).toList();
+			List<Object[]> deletes = drain.deletes().stream().map((entry) -> entry.key().values()).toList();
+			SinkApplier sink = table.sink;
+			if (sink != null) {
+				sink.apply(upserts, drain.upserts().stream()
+					.map((entry) -> new ChangeOrigin(entry.resumeFrom(), entry.sourceMillis()))
+					.toList(), deletes, delivered);
+			}
+			else {
+				Applier merged = (table.writer != null) ? table.writer : table.applier;
+				merged.apply(upserts, deletes, delivered);
+			}
 			mergedApplied = true;
 			inOrder.applyTo(table.applier);
 			table.changesApplied += drain.size();
@@ -152,9 +164,9 @@ final class CatchUpLoop {
 			table.recordFailedFlush(applied, started, ex.getMessage());
 			table.lastError = ex.getMessage();
 			PermanentFailure permanent = (table.writer != null) ? PermanentFailure.of(ex) : null;
-			if (permanent != null) {
+			if (permanent != null || ex instanceof SinkRefusedException) {
 				// Retrying cannot help; the other tables go on, and this one keeps its checkpoint.
-				table.fail(ex.getMessage() + ". " + permanent.advice());
+				table.fail(ex.getMessage() + ((permanent != null) ? ". " + permanent.advice() : ""));
 				logger.error("Table {} stopped: {}", table.mapping.source(), table.lastError);
 			}
 			else if (this.runtime.leadershipLost()) {
@@ -184,7 +196,7 @@ final class CatchUpLoop {
 			table.enter(Phase.CATCHING_UP);
 			logger.info("Table {} snapshot done ({} rows); catching up to {}", table.mapping.source(),
 					table.copier.rowsCopied(), table.catchUpTarget);
-			if (this.runtime.settings.checksum().enabled() && !this.runtime.settings.listenerMode()) {
+			if (this.runtime.settings.checksum().enabled() && !table.mapping.hasSink()) {
 				this.checksums.start(table);
 			}
 			return true;

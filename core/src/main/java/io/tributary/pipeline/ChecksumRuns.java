@@ -43,9 +43,9 @@ final class ChecksumRuns {
 	/** See {@link Pipeline#checksum(TableId)}. */
 	CompletableFuture<TableStatus.Checksum> request(TableId id) {
 		TableRuntime table = this.runtime.requireTable(id);
-		if (this.runtime.settings.listenerMode()) {
+		if (table.mapping.hasSink()) {
 			throw new IllegalStateException("Table " + id + " has no target table to compare with: its changes "
-					+ "go to the application's ChangeListener");
+					+ "go to " + table.mapping.target());
 		}
 		if (this.runtime.state != PipelineStatus.State.RUNNING || !table.isActive() || !table.snapshotDone) {
 			throw new IllegalStateException("Table " + id + " cannot be compared now: the pipeline is "
@@ -154,7 +154,8 @@ final class ChecksumRuns {
 	private void recopy(TableRuntime table, KeyRange range) throws SQLException {
 		table.flushLock.lock();
 		try {
-			if (!(table.applier instanceof JdbcReplaceApplier applier)) {
+			JdbcReplaceApplier applier = table.statements;
+			if (applier == null) {
 				throw new IllegalStateException("Table " + table.mapping.source() + " has no target table to repair");
 			}
 			new RangeCopy(this.runtime.source, table.layout, applier, applier::keysIn).copy(range);

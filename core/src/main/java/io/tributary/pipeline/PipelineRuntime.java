@@ -10,6 +10,8 @@ import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 
 import io.tributary.apply.ApplyWorkers;
+import io.tributary.apply.ListenerSink;
+import io.tributary.apply.TableSink;
 import io.tributary.checkpoint.CheckpointStore;
 import io.tributary.copy.Copier;
 import io.tributary.ha.TargetFence;
@@ -124,8 +126,10 @@ final class PipelineRuntime {
 		this.checkpoints = fence.active() ? checkpoints.fencedBy(fence) : checkpoints;
 		this.applyWorkers = new ApplyWorkers(settings.name(), settings.applyConcurrency());
 		for (TableMapping mapping : settings.tables()) {
-			this.tables.put(mapping.source(),
-					new TableRuntime(settings.listenerMode() ? mapping.toListener() : mapping));
+			// In listener mode every table without a sink of its own goes to the listener.
+			TableSink sink = mapping.hasSink() ? mapping.sink()
+					: settings.listenerMode() ? new ListenerSink(settings.listener()) : null;
+			this.tables.put(mapping.source(), new TableRuntime((sink != null) ? mapping.withSink(sink) : mapping));
 		}
 	}
 

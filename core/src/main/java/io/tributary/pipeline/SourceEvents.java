@@ -10,7 +10,7 @@ import org.slf4j.LoggerFactory;
 
 import io.tributary.apply.ApplyException;
 import io.tributary.apply.JdbcReplaceApplier;
-import io.tributary.apply.ListenerApplier;
+import io.tributary.apply.SinkApplier;
 import io.tributary.apply.TargetTables;
 import io.tributary.schema.LayoutReader;
 import io.tributary.schema.SchemaException;
@@ -67,19 +67,20 @@ final class SourceEvents implements ChangeHandler {
 						+ "follow (" + statement + "): " + change + ". Bring the target table to the new definition "
 						+ "(or drop it, and it is created again), then resnapshot the table");
 			}
-			if (this.runtime.settings.listenerMode()) {
-				// Batches from here on carry the new column list.
+			if (table.sink != null) {
+				// Changes from here on carry the new column list.
 				table.flushLock.lock();
 				try {
 					table.layout = next;
-					table.applier = ((ListenerApplier) table.applier).withLayout(next);
+					table.sink = table.sink.withLayout(next);
+					table.applier = table.sink;
 				}
 				finally {
 					table.flushLock.unlock();
 				}
 				if (next.columns().size() != current.columns().size()) {
-					logger.info("Table {} gained {} column(s); batches for its listener carry them from now on",
-							id, next.columns().size() - current.columns().size());
+					logger.info("Table {} gained {} column(s); changes for {} carry them from now on", id,
+							next.columns().size() - current.columns().size(), table.mapping.target());
 				}
 				return next;
 			}
@@ -104,6 +105,7 @@ final class SourceEvents implements ChangeHandler {
 						next, width, this.runtime.settings.batchRows(), this.runtime.settings.batchBytes(),
 						this.runtime.fence);
 				table.applier = statements;
+				table.statements = statements;
 				table.writer = table.writer.withStatements(statements);
 			}
 			finally {
@@ -127,11 +129,11 @@ final class SourceEvents implements ChangeHandler {
 		table.flushLock.lock();
 		try {
 			table.subscription.clear();
-			if (table.applier instanceof ListenerApplier listener) {
-				truncateForListener(table, listener);
+			if (table.sink != null) {
+				truncateForSink(table, table.sink);
 			}
 			else {
-				((JdbcReplaceApplier) table.applier).truncate();
+				table.statements.truncate();
 				logger.info("Table {} was truncated on the source; truncated {}", id, table.mapping.target());
 			}
 		}
@@ -141,25 +143,18 @@ final class SourceEvents implements ChangeHandler {
 	}
 
 	/**
-	 * Hands a TRUNCATE to the listener. One it cannot handle stops the table (the reader fails
+	 * Hands a TRUNCATE to the table's sink. One it cannot handle stops the table (the reader fails
 	 * it on the exception) with its checkpoint before the truncation, so that a restart with a
-	 * fixed listener reads the truncation again.
+	 * fixed sink reads the truncation again.
 	 */
-	private void truncateForListener(TableRuntime table, ListenerApplier listener) {
+	private void truncateForSink(TableRuntime table, SinkApplier sink) {
 		TableId id = table.mapping.source();
 		try {
-			listener.truncate();
-			logger.info("Table {} was truncated on the source; its listener was told", id);
+			sink.truncate();
+			logger.info("Table {} was truncated on the source; {} was told", id, table.mapping.target());
 		}
 		catch (ApplyException ex) {
-			boolean unsupported = ex.getCause() instanceof UnsupportedOperationException;
-			throw new SchemaException("Table " + id + " was truncated on the source and its ChangeListener "
-					+ (unsupported ? "does not handle truncation" : "failed to handle it: " + ex.getCause())
-					+ ". " + (unsupported ? "Implement ChangeListener.onTruncate to forget the table's rows"
-							: "Fix the listener or what it depends on")
-					+ " and restart: the table resumes from its checkpoint, before the truncation, and the "
-					+ "listener is told again. Alternatively delete the table's row from the checkpoint table "
-					+ "and restart to snapshot it again");
+			throw new SchemaException("Table " + id + " was truncated on the source: " + ex.getMessage());
 		}
 	}
 

@@ -11,6 +11,7 @@ import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.tributary.apply.SinkUnavailableException;
 import io.tributary.checkpoint.TableCheckpoint;
 import io.tributary.source.Position;
 import io.tributary.source.binlog.Preflight;
@@ -96,6 +97,10 @@ final class Startup {
 				if (table.phase() == Phase.SNAPSHOTTING) {
 					snapshots++;
 				}
+			}
+			catch (SinkUnavailableException ex) {
+				// Like an unreachable database: the whole preparation is tried again.
+				throw ex;
 			}
 			catch (RuntimeException ex) {
 				// Schema problems stop this table only.

@@ -96,8 +96,8 @@ final class TableControl {
 
 	synchronized void resnapshot(TableId id, String requestedBy) throws SQLException {
 		TableRuntime table = actionable(id, "resnapshot");
-		if (this.runtime.settings.listenerMode()) {
-			throw refused(id, "resnapshot", "its changes go to the application's ChangeListener, which could not be "
+		if (table.mapping.hasSink()) {
+			throw refused(id, "resnapshot", "its changes go to " + table.mapping.target() + ", which could not be "
 					+ "told of rows deleted meanwhile; delete its row from the checkpoint table and restart the "
 					+ "application instead");
 		}
@@ -136,7 +136,7 @@ final class TableControl {
 		if (table.phase() != Phase.FAILED) {
 			throw refused(id, "restart", "it is " + table.phase() + "; only a failed table can be restarted");
 		}
-		if (table.copyOnRestart && !this.runtime.settings.listenerMode()) {
+		if (table.copyOnRestart && !table.mapping.hasSink()) {
 			// Its changes since the checkpoint were logged with the old layout and cannot be replayed.
 			copyAgain(table, "restart", "; its layout had changed: " + table.lastError, requestedBy);
 			return;

@@ -9,8 +9,9 @@ import java.util.concurrent.locks.ReentrantLock;
 
 import io.tributary.apply.Applier;
 import io.tributary.apply.ApplierCounters;
-import io.tributary.apply.ListenerApplier;
+import io.tributary.apply.JdbcReplaceApplier;
 import io.tributary.apply.ParallelApplier;
+import io.tributary.apply.SinkApplier;
 import io.tributary.checksum.ChecksumProgress;
 import io.tributary.copy.Copier;
 import io.tributary.schema.Column;
@@ -43,16 +44,22 @@ final class TableRuntime {
 	volatile BufferedSubscription subscription;
 
 	/**
-	 * Writes the table's changes: a {@code JdbcReplaceApplier} into the target table, or a
-	 * {@link ListenerApplier} in listener mode.
+	 * Writes the table's changes: a {@code JdbcReplaceApplier} into the target table, or the
+	 * {@link #sink} of a table going to one.
 	 */
 	volatile Applier applier;
 
 	/**
-	 * Applies drained changes with parallel statements; wraps {@link #applier}. {@code null} in
-	 * listener mode, where each drain is one call of the listener.
+	 * Applies drained changes with parallel statements; wraps {@link #applier}. {@code null} for a
+	 * table going to a sink, where each drain is one call of the sink.
 	 */
 	volatile ParallelApplier writer;
+
+	/** The applier of a table going to a sink (equal to {@link #applier}), or {@code null}. */
+	volatile SinkApplier sink;
+
+	/** The JDBC applier of a table copied into a target table (equal to {@link #applier}), or {@code null}. */
+	volatile JdbcReplaceApplier statements;
 
 	volatile Copier copier;
 
@@ -199,7 +206,8 @@ final class TableRuntime {
 				counters.keysAdded(), counters.droppedAboveHighWatermark(), counters.deferredInFlight(),
 				counters.parks(), counters.parkedMillis(), counters.softLimitBytes(), this.changesApplied, apply(),
 				flushed, (position != null) ? position.toString() : null, this.lastFlush, this.lastError, checksum(),
-				this.lastAction, events, this.flushes.snapshot(), this.snapshotDone);
+				this.lastAction, events, this.flushes.snapshot(), this.snapshotDone,
+				(this.sink != null) ? this.sink.status() : null);
 	}
 
 	/** See {@link Pipeline#detail(io.tributary.source.TableId)}. */
@@ -231,8 +239,8 @@ final class TableRuntime {
 		if (current != null) {
 			counters = current.counters();
 		}
-		else if (this.applier instanceof ListenerApplier listener) {
-			counters = listener.counters();
+		else if (this.sink != null) {
+			counters = this.sink.counters();
 		}
 		else {
 			return null;

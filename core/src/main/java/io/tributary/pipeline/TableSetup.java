@@ -10,8 +10,8 @@ import org.slf4j.LoggerFactory;
 
 import io.tributary.apply.ApplyException;
 import io.tributary.apply.JdbcReplaceApplier;
-import io.tributary.apply.ListenerApplier;
 import io.tributary.apply.ParallelApplier;
+import io.tributary.apply.SinkApplier;
 import io.tributary.apply.TargetTables;
 import io.tributary.checkpoint.TableCheckpoint;
 import io.tributary.copy.Copier;
@@ -64,9 +64,12 @@ final class TableSetup {
 		table.layout = layout;
 		Copier.TargetKeys targetKeys = null;
 		boolean targetMissing = false;
-		if (settings.listenerMode()) {
-			// No target table: each drain is one call of the listener, serialized per table.
-			table.applier = new ListenerApplier(settings.listener(), layout);
+		if (mapping.hasSink()) {
+			// No target table: each drain is one call of the sink, serialized per table.
+			SinkApplier sink = mapping.sink().open(layout);
+			table.applier = sink;
+			table.sink = sink;
+			table.statements = null;
 			table.writer = null;
 		}
 		else {
@@ -77,6 +80,8 @@ final class TableSetup {
 			JdbcReplaceApplier statements = new JdbcReplaceApplier(this.runtime.target, mapping.target(), layout,
 					layout.columns().size(), settings.batchRows(), settings.batchBytes(), this.runtime.fence);
 			table.applier = statements;
+			table.statements = statements;
+			table.sink = null;
 			table.writer = ParallelApplier.create(statements, this.runtime.applyWorkers, settings.applyConcurrency());
 			targetKeys = targetHadRows ? statements::keysIn : null;
 		}
@@ -149,9 +154,9 @@ final class TableSetup {
 	private Copier copier(TableRuntime table, TableLayout layout, Copier.TargetKeys targetKeys) {
 		Copier copier = new Copier(this.runtime.source, layout, table.applier, this.runtime.settings.copy(),
 				targetKeys);
-		if (this.runtime.settings.listenerMode()) {
-			// A listener that throws is given the chunk again, however long it takes; the snapshot
-			// never moves past rows the listener has not accepted.
+		if (table.mapping.hasSink()) {
+			// A sink that fails is given the chunk again, however long it takes; the snapshot never
+			// moves past rows the sink has not accepted.
 			copier.retryFailedWrites(new Copier.WriteRetries() {
 
 				@Override

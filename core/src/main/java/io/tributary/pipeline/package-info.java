@@ -26,8 +26,10 @@
  * {@code min(delivered, oldest pending)}, with delivered read before the buffer is drained, so it
  * never passes a change that is still buffered, deferred or being applied.
  *
- * <p>In listener mode the same holds for a {@code ChangeListener}: a batch it refused is put back
- * into the buffer, so the confirmed position and the checkpoint stay before it until the listener
- * accepts it, and a snapshot chunk it refused is offered again and never lands before it does.
+ * <p>A table going to a sink (its mapping names a {@code TableSink}: the {@code ChangeListener} in
+ * listener mode, or a Kafka topic) is held to the same bound: a drain the sink refused is put back
+ * into the buffer, so the confirmed position and the checkpoint stay before it until the sink
+ * accepts it, and a snapshot chunk it refused is offered again and never lands before it does. The
+ * pipeline talks to a sink only through {@code SinkApplier}, never through its concrete type.
  */
 package io.tributary.pipeline;

@@ -11,8 +11,15 @@ package io.tributary.source;
  * @param table the table the row belongs to
  * @param key the row's key values, in key-column order
  * @param image the full row in column order, or {@code null} for a delete
+ * @param sourceMillis when the source logged the change (its binlog event's timestamp, whole
+ * seconds, in epoch milliseconds), or 0 when unknown
  */
-public record RowChange(TableId table, Object[] key, Object[] image) {
+public record RowChange(TableId table, Object[] key, Object[] image, long sourceMillis) {
+
+	/** Creates a change whose time on the source is unknown. */
+	public RowChange(TableId table, Object[] key, Object[] image) {
+		this(table, key, image, 0);
+	}
 
 	/** Returns whether this change removes the key. */
 	public boolean isDelete() {

@@ -40,6 +40,8 @@ import java.time.Instant;
  * @param flushes flushes of the table since start, by outcome
  * @param snapshotDone whether the table's existing rows have all been copied, or it resumed past
  * its snapshot
+ * @param sink what the table's sink reports when its changes go to one that reports (a Kafka
+ * topic), or {@code null}
  */
 public record TableStatus(String name, String target, Phase phase, long rowsCopied, long rowsEstimated,
 		long chunksCopied, double copyRowsPerSecond, Long copyEtaSeconds,
@@ -47,7 +49,20 @@ public record TableStatus(String name, String target, Phase phase, long rowsCopi
 		long deferredInFlight, long parkEvents, long parkedMillis, long bufferSoftLimitBytes, long changesApplied,
 		Apply apply, boolean allChangesFlushed, String confirmedPosition,
 		Flush lastFlush, String lastError, Checksum checksum, Action lastAction, Events events, Flushes flushes,
-		boolean snapshotDone) {
+		boolean snapshotDone, SinkStatus sink) {
+
+	/** Creates the status of a table without a sink that reports. */
+	public TableStatus(String name, String target, Phase phase, long rowsCopied, long rowsEstimated,
+			long chunksCopied, double copyRowsPerSecond, Long copyEtaSeconds, long bufferedKeys, long bufferedBytes,
+			long keysAdded, long droppedAboveHighWatermark, long deferredInFlight, long parkEvents, long parkedMillis,
+			long bufferSoftLimitBytes, long changesApplied, Apply apply, boolean allChangesFlushed,
+			String confirmedPosition, Flush lastFlush, String lastError, Checksum checksum, Action lastAction,
+			Events events, Flushes flushes, boolean snapshotDone) {
+		this(name, target, phase, rowsCopied, rowsEstimated, chunksCopied, copyRowsPerSecond, copyEtaSeconds,
+				bufferedKeys, bufferedBytes, keysAdded, droppedAboveHighWatermark, deferredInFlight, parkEvents,
+				parkedMillis, bufferSoftLimitBytes, changesApplied, apply, allChangesFlushed, confirmedPosition,
+				lastFlush, lastError, checksum, lastAction, events, flushes, snapshotDone, null);
+	}
 
 	/** Table phases. */
 	public enum Phase {

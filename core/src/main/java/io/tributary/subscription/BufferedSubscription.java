@@ -149,7 +149,7 @@ public final class BufferedSubscription {
 	 */
 	public void add(RowChange change, Position resumeFrom) {
 		Entry entry = new Entry(new RowKey(change.key()), change.image(), resumeFrom,
-				Values.sizeOf(change.key()) + Values.sizeOf(change.image()) + 96);
+				Values.sizeOf(change.key()) + Values.sizeOf(change.image()) + 96, change.sourceMillis());
 		synchronized (this.lock) {
 			awaitRoom(entry.key());
 			if (this.inOrder) {
@@ -378,8 +378,14 @@ public final class BufferedSubscription {
 	 * @param image the full row, or {@code null} for a delete
 	 * @param resumeFrom the boundary to reread from to see this change again
 	 * @param size estimated heap bytes
+	 * @param sourceMillis when the source logged the change (epoch millis), or 0 when unknown
 	 */
-	public record Entry(RowKey key, Object[] image, Position resumeFrom, long size) {
+	public record Entry(RowKey key, Object[] image, Position resumeFrom, long size, long sourceMillis) {
+
+		/** Creates an entry whose time on the source is unknown. */
+		public Entry(RowKey key, Object[] image, Position resumeFrom, long size) {
+			this(key, image, resumeFrom, size, 0);
+		}
 
 		public boolean isDelete() {
 			return this.image == null;

@@ -79,6 +79,7 @@ public final class BinlogChangeSource implements AutoCloseable {
 		this.boundaries = new TransactionBoundaries(this.rows, this::abandonConnection, settings.gtidPositioning());
 		this.boundaries.onCaughtUp(handler::onCaughtUp);
 		this.rows.readingAt(this.boundaries::delivered);
+		this.rows.timedBy(this::lastEventTimestamp);
 	}
 
 	/**

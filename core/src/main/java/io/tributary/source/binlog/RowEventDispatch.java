@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 import com.github.shyiko.mysql.binlog.event.TableMapEventData;
@@ -61,6 +62,9 @@ final class RowEventDispatch {
 	/** Where the reader stands: the last boundary it delivered. */
 	private Supplier<Position> boundary = () -> null;
 
+	/** The timestamp (epoch millis) of the event being handled, which its changes carry. */
+	private LongSupplier eventTime = () -> 0;
+
 	RowEventDispatch(ChangeHandler handler) {
 		this.handler = handler;
 	}
@@ -77,6 +81,11 @@ final class RowEventDispatch {
 	/** Tells the dispatch where the reader stands, to know when a replay is over for a table. */
 	void readingAt(Supplier<Position> delivered) {
 		this.boundary = delivered;
+	}
+
+	/** Tells the dispatch where to read the timestamp of the event being handled. */
+	void timedBy(LongSupplier eventMillis) {
+		this.eventTime = eventMillis;
 	}
 
 	/**
@@ -172,6 +181,7 @@ final class RowEventDispatch {
 			}
 			this.checkedMaps.put(rows.tableId(), map);
 		}
+		long at = this.eventTime.getAsLong();
 		if (!rows.after().isEmpty() && !rows.before().isEmpty()) {
 			this.counters.rows(table, ReadCounters.UPDATE, rows.after().size());
 			for (int i = 0; i < rows.after().size(); i++) {
@@ -180,22 +190,22 @@ final class RowEventDispatch {
 				Object[] oldKey = layout.keyOf(before);
 				Object[] newKey = layout.keyOf(after);
 				if (!Arrays.deepEquals(oldKey, newKey)) {
-					this.handler.onChange(new RowChange(table, oldKey, null), resumeFrom);
+					this.handler.onChange(new RowChange(table, oldKey, null, at), resumeFrom);
 				}
-				this.handler.onChange(new RowChange(table, newKey, after), resumeFrom);
+				this.handler.onChange(new RowChange(table, newKey, after, at), resumeFrom);
 			}
 		}
 		else if (!rows.after().isEmpty()) {
 			this.counters.rows(table, ReadCounters.INSERT, rows.after().size());
 			for (Serializable[] raw : rows.after()) {
 				Object[] image = canonical(raw, layout);
-				this.handler.onChange(new RowChange(table, layout.keyOf(image), image), resumeFrom);
+				this.handler.onChange(new RowChange(table, layout.keyOf(image), image, at), resumeFrom);
 			}
 		}
 		else {
 			this.counters.rows(table, ReadCounters.DELETE, rows.before().size());
 			for (Serializable[] raw : rows.before()) {
-				this.handler.onChange(new RowChange(table, layout.keyOf(canonical(raw, layout)), null), resumeFrom);
+				this.handler.onChange(new RowChange(table, layout.keyOf(canonical(raw, layout)), null, at), resumeFrom);
 			}
 		}
 	}
