@@ -45,7 +45,9 @@ public record BenchSettings(String mode, List<String> servers, List<String> scen
 			{ "applyClients", "8", "2", "connections that write the apply backlog" },
 			{ "hotKeys", "10", "10", "ids the hot-row updates hit" },
 			{ "hotUpdates", "100000", "500", "hot-row update transactions" },
-			{ "replicaThreads", "4", "2", "parallel applier threads of the native replica" } };
+			{ "replicaThreads", "4", "2", "parallel applier threads of the native replica" },
+			{ "applyMixBacklog", "1000000", "2000", "single-row update transactions in the apply scenario's hot-row mix" },
+			{ "applyMixHotPercent", "50", "50", "percent of the mix's transactions that hit a hot id" } };
 
 	/** Reads the settings from system properties. */
 	public static BenchSettings fromSystemProperties() {
