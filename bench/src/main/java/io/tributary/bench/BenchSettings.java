@@ -25,7 +25,8 @@ public record BenchSettings(String mode, List<String> servers, List<String> scen
 		Map<String, String> sizes) {
 
 	/** Every scenario, in the order a run takes them. */
-	public static final List<String> ALL_SCENARIOS = List.of("ingestion", "unsubscribed", "snapshot", "apply");
+	public static final List<String> ALL_SCENARIOS = List.of("ingestion", "unsubscribed", "snapshot", "apply",
+			"latency");
 
 	/** Property name, full-mode default, smoke-mode default, what it sets. */
 	private static final String[][] SIZES = {
@@ -47,7 +48,14 @@ public record BenchSettings(String mode, List<String> servers, List<String> scen
 			{ "hotUpdates", "100000", "500", "hot-row update transactions" },
 			{ "replicaThreads", "4", "2", "parallel applier threads of the native replica" },
 			{ "applyMixBacklog", "1000000", "2000", "single-row update transactions in the apply scenario's hot-row mix" },
-			{ "applyMixHotPercent", "50", "50", "percent of the mix's transactions that hit a hot id" } };
+			{ "applyMixHotPercent", "50", "50", "percent of the mix's transactions that hit a hot id" },
+			{ "latencySeconds", "120", "3", "seconds each latency run writes for" },
+			{ "latencyRate", "1000", "1000", "transactions per second the latency writers keep" },
+			{ "latencyClients", "4", "2", "connections the latency writers share the rate among" },
+			{ "latencyWarmupSeconds", "5", "1", "first seconds of a latency run left out of its percentiles" },
+			{ "latencyPollMicros", "1000", "1000", "pause of the latency pollers between two reads of a target" },
+			{ "latencyHotPercent", "90", "90", "percent of the hot variant's transactions that update a hot row" },
+			{ "latencyHotKeys", "2", "2", "hot rows of the latency scenario's hot variant" } };
 
 	/** Reads the settings from system properties. */
 	public static BenchSettings fromSystemProperties() {
