@@ -26,7 +26,7 @@ public record BenchSettings(String mode, List<String> servers, List<String> scen
 
 	/** Every scenario, in the order a run takes them. */
 	public static final List<String> ALL_SCENARIOS = List.of("ingestion", "unsubscribed", "snapshot", "apply",
-			"latency");
+			"latency", "memory");
 
 	/** Property name, full-mode default, smoke-mode default, what it sets. */
 	private static final String[][] SIZES = {
@@ -55,7 +55,12 @@ public record BenchSettings(String mode, List<String> servers, List<String> scen
 			{ "latencyWarmupSeconds", "5", "1", "first seconds of a latency run left out of its percentiles" },
 			{ "latencyPollMicros", "1000", "1000", "pause of the latency pollers between two reads of a target" },
 			{ "latencyHotPercent", "90", "90", "percent of the hot variant's transactions that update a hot row" },
-			{ "latencyHotKeys", "2", "2", "hot rows of the latency scenario's hot variant" } };
+			{ "latencyHotKeys", "2", "2", "hot rows of the latency scenario's hot variant" },
+			{ "memoryChanges", "5000000", "20000", "row changes in the memory scenario's burst" },
+			{ "memoryRows", "1000000", "5000", "rows of the memory scenario's table the burst updates" },
+			{ "memorySoftLimitMb", "64", "1", "cdc.buffer.soft-limit of the memory runs, in MB" },
+			{ "memoryListenerSleepMillis", "5", "5", "pause of the slow ChangeListener per batch" },
+			{ "memorySampleMillis", "20", "20", "pause of the live-heap sampler between two readings" } };
 
 	/** Reads the settings from system properties. */
 	public static BenchSettings fromSystemProperties() {

@@ -17,7 +17,8 @@ import java.util.jar.JarFile;
 import java.util.jar.Manifest;
 
 /**
- * Runs a backlog reader ({@link ReaderMain}), or another child main class, in a JVM of its own, so that its first read is a cold one (nothing compiled
+ * Runs a backlog reader ({@link ReaderMain}), or another child main class such as
+ * {@link MemoryMain}, in a JVM of its own, so that its first read is a cold one (nothing compiled
  * yet), its heap holds nothing else, and each reader has the binlog client it was built with:
  * Tributary and the raw read use {@code com.zendesk:mysql-binlog-connector-java}, Debezium its own
  * fork of it, and both hold the same classes. Each JVM therefore gets the run's class path without
