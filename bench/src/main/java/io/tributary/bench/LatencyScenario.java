@@ -85,7 +85,10 @@ final class LatencyScenario implements Scenario {
 					new Variant("interval", "Tributary, cdc.flush.when-idle=false", false, 0),
 					new Variant("hot", "Tributary, defaults, hot mix", true, hotPercent));
 			for (Variant variant : variants) {
-				measure(context, replica, variant);
+				context.profiled(variant.tag(), () -> {
+					measure(context, replica, variant);
+					return null;
+				});
 			}
 		}
 		finally {
