@@ -1,14 +1,8 @@
 package io.tributary.bench;
 
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-
-import javax.sql.DataSource;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
@@ -70,15 +64,12 @@ final class LatencyScenario implements Scenario {
 		TestDatabaseServer server = context.server();
 		BenchSettings settings = context.settings();
 		NativeReplica replica = context.replica();
-		DataSource admin = server.dataSource(null);
-		String syncBinlog = variable(admin, "sync_binlog");
-		// The source's own fsyncs are not what is measured: both systems read the same binlog.
-		execute(admin, "SET GLOBAL innodb_flush_log_at_trx_commit = 2", "SET GLOBAL sync_binlog = 0");
 		replica.stopReplica();
 		replica.replicateFrom(server.host(), server.port(), server.username(), server.password(),
-				SourceQueries.headFileOffset(admin));
+				SourceQueries.headFileOffset(server.dataSource(null)));
 		replica.startReplica();
-		try {
+		// The source's own fsyncs are not what is measured: both systems read the same binlog.
+		try (SourceTuning tuning = SourceTuning.apply(server)) {
 			server.createSchema(SCHEMA);
 			int hotPercent = settings.number("latencyHotPercent");
 			List<Variant> variants = List.of(new Variant("defaults", "Tributary, defaults", true, 0),
@@ -93,7 +84,6 @@ final class LatencyScenario implements Scenario {
 		}
 		finally {
 			replica.stopReplica();
-			execute(admin, "SET GLOBAL innodb_flush_log_at_trx_commit = 1", "SET GLOBAL sync_binlog = " + syncBinlog);
 		}
 	}
 
@@ -185,7 +175,8 @@ final class LatencyScenario implements Scenario {
 						: "Changes wait for the 250 ms flush interval, which sets this figure",
 				replica.name(), replicaFigures.p99Millis(), replicaFigures.growthMillis(), tributary.growthMillis(),
 				(replicaFigures.growthMillis() > 100) ? ", so it applies fewer transactions per second than the source "
-						+ "commits" : "", context.settings().number("latencyPollMicros")));
+						+ "commits, and its commits load the disk Tributary's target commits on too" : "",
+				context.settings().number("latencyPollMicros")));
 	}
 
 	private void recordPercentiles(ScenarioContext context, String shape, String system,
@@ -243,22 +234,6 @@ final class LatencyScenario implements Scenario {
 		config.setMinimumIdle(0);
 		config.setPoolName("bench-latency-target");
 		return new HikariDataSource(config);
-	}
-
-	private static String variable(DataSource pool, String name) throws SQLException {
-		try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement();
-				ResultSet rs = statement.executeQuery("SELECT @@GLOBAL." + name)) {
-			rs.next();
-			return rs.getString(1);
-		}
-	}
-
-	private static void execute(DataSource pool, String... sql) throws SQLException {
-		try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement()) {
-			for (String s : sql) {
-				statement.execute(s);
-			}
-		}
 	}
 
 	/**

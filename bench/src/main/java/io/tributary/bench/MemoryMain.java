@@ -42,7 +42,7 @@ import io.tributary.status.TableStatus;
  * <p>Arguments are {@code key=value}: {@code mode} ({@code target} or {@code listener}),
  * {@code host}, {@code port}, {@code user}, {@code password}, {@code source} and {@code target}
  * (tables, {@code schema.table}), {@code checkpoints} (table), {@code softLimitMb},
- * {@code sleepMillis} (the listener's pause per batch), {@code sampleMillis}, {@code head} (the
+ * {@code microsPerChange} (the listener's pause per change of a batch), {@code sampleMillis}, {@code head} (the
  * position the burst ends at, {@code file:offset}), {@code result} and {@code serverId}.
  */
 public final class MemoryMain {
@@ -72,12 +72,12 @@ public final class MemoryMain {
 		boolean listener = args.text("mode").equals("listener");
 		long softLimit = args.number("softLimitMb") * 1024L * 1024L;
 		AtomicLong delivered = new AtomicLong();
-		long sleepNanos = args.number("sleepMillis") * 1_000_000L;
+		long pauseNanosPerChange = args.number("microsPerChange") * 1_000L;
 		Position head = args.position("head");
 		PipelineSettings settings = settings(args, softLimit);
 		if (listener) {
 			settings = settings.withListener((batch) -> {
-				LockSupport.parkNanos(sleepNanos);
+				LockSupport.parkNanos(batch.size() * pauseNanosPerChange);
 				delivered.addAndGet(batch.size());
 			});
 		}

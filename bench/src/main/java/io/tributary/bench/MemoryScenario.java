@@ -3,7 +3,6 @@ package io.tributary.bench;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,8 +31,9 @@ import io.tributary.test.TestDatabaseServer;
 /**
  * Memory: the peak live heap of a pipeline while it applies a burst of {@code memoryChanges} row
  * changes with {@code cdc.buffer.soft-limit} at {@code memorySoftLimitMb}, once into the target
- * table and once into a slow {@code ChangeListener} that pauses {@code memoryListenerSleepMillis}
- * per batch. Target: at most the soft limit plus 64 MB above the heap live before the start.
+ * table and once into a slow {@code ChangeListener} that pauses
+ * {@code memoryListenerMicrosPerChange} per change of a batch (a batch carries up to 10,000
+ * changes, so a fixed pause per batch would hardly slow it below the reader). Target: at most the soft limit plus 64 MB above the heap live before the start.
  *
  * <p>{@code bench_memory.burst} (sysbench's shape, {@code memoryRows} rows) is updated by
  * 1,000-row {@code UPDATE ... WHERE id BETWEEN} transactions, round after round over the table, so
@@ -88,15 +88,10 @@ final class MemoryScenario implements Scenario {
 		for (String mode : modes) {
 			leaveCheckpoint(server, mode);
 		}
-		String syncBinlog = variable(admin, "sync_binlog");
-		execute(admin, "SET GLOBAL innodb_flush_log_at_trx_commit = 2", "SET GLOBAL sync_binlog = 0");
 		long changes;
 		started = System.nanoTime();
-		try {
+		try (SourceTuning tuning = SourceTuning.apply(server)) {
 			changes = burst(server, rows, settings.number("memoryChanges"));
-		}
-		finally {
-			execute(admin, "SET GLOBAL innodb_flush_log_at_trx_commit = 1", "SET GLOBAL sync_binlog = " + syncBinlog);
 		}
 		Position head = SourceQueries.headFileOffset(admin);
 		context.say(String.format("wrote the burst: %,d changes in %.1f s, binlog up to %s", changes, seconds(started),
@@ -199,7 +194,7 @@ final class MemoryScenario implements Scenario {
 		args.put("target", TARGET.toString());
 		args.put("checkpoints", checkpoints(mode).toString());
 		args.put("softLimitMb", settings.text("memorySoftLimitMb"));
-		args.put("sleepMillis", settings.text("memoryListenerSleepMillis"));
+		args.put("microsPerChange", settings.text("memoryListenerMicrosPerChange"));
 		args.put("sampleMillis", settings.text("memorySampleMillis"));
 		args.put("head", head.toString());
 		return args;
@@ -211,8 +206,8 @@ final class MemoryScenario implements Scenario {
 		double seconds = Double.parseDouble(result.getProperty("seconds"));
 		double maxBufferedMb = Long.parseLong(result.getProperty("maxBufferedBytes")) / (double) MB;
 		String into = mode.equals("target") ? "into the target table"
-				: String.format("into a ChangeListener pausing %s ms per batch",
-						context.settings().text("memoryListenerSleepMillis"));
+				: String.format("into a ChangeListener pausing %s us per change",
+						context.settings().text("memoryListenerMicrosPerChange"));
 		String shape = String.format("%,d changes, soft limit %d MB, %s", changes, softLimitMb, into);
 		String how = String.format("live heap (after a full collection, every %s ms) above %.0f MB live before the "
 				+ "start, %s samples; buffer at most %.1f MB seen; %s park(s), %s ms parked; %s events, %s changes "
@@ -225,25 +220,10 @@ final class MemoryScenario implements Scenario {
 				"changes/s", String.format("%.1f s from start until the burst's end was confirmed", seconds)));
 		context.record(ResultRow.bounded(name(), context.flavor(), shape, "Tributary, peak live heap", peakMb, "MB",
 				"soft limit + 64 MB", softLimitMb + HEADROOM_MB, 1, how));
-		context.bound(String.format("%s: peak live heap %.1f MB with the buffer at most %.1f MB (soft limit %d MB); "
-				+ "besides the buffer the heap holds the drain being applied and the reader's current event", into,
-				peakMb, maxBufferedMb, softLimitMb));
-	}
-
-	private static String variable(DataSource pool, String name) throws SQLException {
-		try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement();
-				ResultSet rs = statement.executeQuery("SELECT @@GLOBAL." + name)) {
-			rs.next();
-			return rs.getString(1);
-		}
-	}
-
-	private static void execute(DataSource pool, String... sql) throws SQLException {
-		try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement()) {
-			for (String s : sql) {
-				statement.execute(s);
-			}
-		}
+		context.bound(String.format("%s: peak live heap %.1f MB, of which the buffer at most %.1f MB (soft limit %d MB, "
+				+ "%s park(s)); the %.1f MB besides it are mostly the drain being applied, which can hold up to another "
+				+ "soft limit's worth of changes while the reader refills the buffer, plus the reader's current event",
+				into, peakMb, maxBufferedMb, softLimitMb, result.getProperty("parkEvents"), peakMb - maxBufferedMb));
 	}
 
 	private static double seconds(long startedNanos) {

@@ -18,6 +18,9 @@ public final class ScenarioContext {
 
 	private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss");
 
+	/** Server id of the MariaDB replica; the embedded sources take small ones. */
+	private static final int REPLICA_SERVER_ID = 900;
+
 	private final BenchSettings settings;
 
 	private final TestDatabaseServer server;
@@ -176,9 +179,6 @@ public final class ScenarioContext {
 		}
 		return this.state.replica;
 	}
-
-	/** Server id of the MariaDB replica; the embedded sources take small ones. */
-	private static final int REPLICA_SERVER_ID = 900;
 
 	/** What the scenarios of one server share; closed when the run moves to the next server. */
 	static final class ServerState implements AutoCloseable {
