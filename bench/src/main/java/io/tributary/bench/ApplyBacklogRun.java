@@ -1,25 +1,18 @@
 package io.tributary.bench;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadInfo;
-import java.lang.management.ThreadMXBean;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.BitSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
-import java.util.Random;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.stream.Collectors;
 
 import javax.sql.DataSource;
 
@@ -27,6 +20,10 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 
 import io.tributary.apply.ParallelApplier;
+import io.tributary.bench.ApplyReport.Limits;
+import io.tributary.bench.ApplyReport.Run;
+import io.tributary.bench.ApplyReport.Shape;
+import io.tributary.bench.ApplyReport.ThreadCpu;
 import io.tributary.checksum.ChecksumSettings;
 import io.tributary.pipeline.Pipeline;
 import io.tributary.pipeline.PipelineSettings;
@@ -41,33 +38,39 @@ import io.tributary.status.TableStatus;
 import io.tributary.test.TestDatabaseServer;
 
 /**
- * One run of the apply scenario ({@link ApplyScenario}): how fast a backlog of single-row UPDATE transactions on a sysbench-shaped table is
- * applied by Tributary's catch-up, against a native MariaDB replica with parallel appliers
- * consuming the same stretch of binlog on the same machine, and how many target writes Tributary
- * saves on hot rows. Target: at least 12x the native replica's rate. MariaDB only.
+ * One run of the apply scenario ({@link ApplyScenario}): how fast backlogs of single-row UPDATE
+ * transactions on a sysbench-shaped table are applied by Tributary's catch-up, against the native
+ * replica with parallel appliers consuming the same stretch of binlog on the same machine, and
+ * against the physical limits measured in the same run; and how many target writes Tributary saves
+ * on hot rows. Targets: at least 12x the native replica's rate, and a catch-up time of at most 2x
+ * max(raw read time, the target's own write time).
  *
- * <p>Two servers run: the run's embedded MariaDB is the source; a second embedded MariaDB
- * ({@link ReplicaServer}: no binary log, {@code replicaThreads} parallel appliers, optimistic mode,
- * {@code innodb_flush_log_at_trx_commit=1}) is both the native replica (schema {@code sbtest}) and
- * Tributary's target (schema {@code tributary_target}), used by one system at a time.
+ * <p>Two servers run: the run's embedded server is the source; the {@link NativeReplica} (a second
+ * server of the same flavour, {@code innodb_flush_log_at_trx_commit=1}) is both the native replica
+ * (schema {@code sbtest}) and Tributary's target (schema {@code tributary_target}), used by one
+ * system at a time.
  *
  * <ol>
- *   <li>{@code sbtest.sbtest1} is loaded with {@code rows} rows on the source. The replica
- *       replicates the load from the binlog position before it and stops; a Tributary pipeline
- *       snapshots the table, catches up and stops, which saves its checkpoint. Both copies of the
- *       table are saved aside on the replica server.
- *   <li>With both stopped, {@code backlog} transactions, each one
- *       {@code UPDATE sbtest1 SET k = k + 1 WHERE id = ?} on a uniformly random id in auto-commit
- *       mode, are run from {@code clients} connections.
- *   <li>For each worker count, the target table and the checkpoint are put back to where they were
- *       before the backlog; a pipeline with that apply concurrency is started and timed until
- *       {@link Pipeline#awaitCaughtUp(Duration)} returns. One more run at the default concurrency
- *       detects caught up by polling the status instead, which does not wake the catch-up loop.
- *   <li>The replica's table and position are put back likewise; {@code START SLAVE} is timed until
- *       its SQL thread has executed the source's head.
- *   <li>Hot rows: {@code hotUpdates} transactions over {@code hotKeys} ids, once as a backlog
- *       (for a stopped pipeline and for the replica) and once while a pipeline streams; events
- *       read against rows written.
+ *   <li>{@code sbtest.sbtest1} is loaded with {@code applyRows} rows on the source
+ *       ({@link ApplyWorkload}). The replica replicates the load and stops; a Tributary pipeline
+ *       snapshots the table, catches up and stops, which saves its checkpoint.
+ *   <li>Per backlog shape, both copies of the table and both positions are saved aside, then the
+ *       backlog is written with both stopped: {@code applyBacklog} uniform transactions, then
+ *       {@code applyMixBacklog} of which {@code applyMixHotPercent} percent hit the {@code hotKeys}
+ *       hot ids (the hot-row mix).
+ *   <li>For each worker count (the mix: the default), the target table and the checkpoint are put
+ *       back; a pipeline with that apply concurrency is timed from start until
+ *       {@link Pipeline#awaitCaughtUp(Duration)} returns. For the uniform shape one more run at the
+ *       default concurrency detects caught up by polling the status instead, which does not wake the
+ *       catch-up loop. The replica's table and position are put back likewise and it is timed
+ *       until its SQL thread has executed the head.
+ *   <li>The physical limits: the raw read of the backlog's stretch of binlog (binlog client, bodies
+ *       skipped, a JVM of its own, fastest of {@code 1 + warmRounds} rounds), and the target's own
+ *       {@code REPLACE INTO t SELECT * FROM staging} into the table as it was before the backlog,
+ *       staging holding exactly the backlog's final rows (the distinct ids it updated).
+ *   <li>Hot rows: {@code hotUpdates} transactions over the hot ids, once as a backlog (for a
+ *       stopped pipeline and for the replica) and once while a pipeline streams; events read
+ *       against rows written.
  * </ol>
  *
  * <p>In the full mode, before each timed run the scenario waits up to 90 s for other processes to
@@ -75,22 +78,18 @@ import io.tributary.test.TestDatabaseServer;
  */
 final class ApplyBacklogRun implements AutoCloseable {
 
-	static final String REPLICA_MODE = "optimistic";
-
-	static final int REPLICA_FLUSH = 1;
-
 	private static final double OTHERS_LIMIT = 0.10;
 
 	/** The target: Tributary's catch-up at least this multiple of the native replica's rate. */
 	private static final double REPLICA_TARGET = 12;
 
-	/** Hot rows: at least this many events per target write. */
-	private static final double HOT_TARGET = 100;
+	/** The target: a catch-up takes at most this multiple of the physical floor. */
+	private static final double FLOOR_TARGET = 2;
 
-	/** The engine's default apply concurrency, which the hot-row runs keep. */
+	/** The engine's default apply concurrency, which the hot-row and mix runs keep. */
 	private static final int DEFAULT_WORKERS = ParallelApplier.DEFAULT_CONCURRENCY;
 
-	private static final TableId SOURCE_TABLE = new TableId("sbtest", "sbtest1");
+	private static final TableId SOURCE_TABLE = ApplyWorkload.SOURCE_TABLE;
 
 	private static final TableId REPLICA_COPY = new TableId("replica_base", "sbtest1");
 
@@ -98,23 +97,27 @@ final class ApplyBacklogRun implements AutoCloseable {
 
 	private static final TableId TARGET_COPY = new TableId("tributary_target", "sbtest1_base");
 
+	private static final TableId STAGING = new TableId("tributary_target", "sbtest1_staging");
+
+	private static final TableId STAGING_IDS = new TableId("tributary_target", "sbtest1_staging_ids");
+
 	private static final TableId CHECKPOINTS = new TableId("tributary_meta", "checkpoints");
 
 	private static final Duration LONG_WAIT = Duration.ofMinutes(30);
 
-	private final int rows;
+	private final ApplyWorkload workload;
 
 	private final int backlog;
 
-	private final int clients;
+	private final int mixBacklog;
+
+	private final int mixHotPercent;
 
 	private final int[] workerCounts;
 
-	private final int replicaThreads;
-
-	private final int hotKeys;
-
 	private final int hotUpdates;
+
+	private final int rawRounds;
 
 	private final Duration quietWait;
 
@@ -122,7 +125,7 @@ final class ApplyBacklogRun implements AutoCloseable {
 
 	private final TestDatabaseServer server;
 
-	private final ReplicaServer replica;
+	private final NativeReplica replica;
 
 	private final CpuMeter meter;
 
@@ -136,7 +139,7 @@ final class ApplyBacklogRun implements AutoCloseable {
 
 	private int nextServerId = 1001;
 
-	ApplyBacklogRun(ScenarioContext context, ReplicaServer replica) {
+	ApplyBacklogRun(ScenarioContext context, NativeReplica replica) {
 		this.context = context;
 		this.server = context.server();
 		this.replica = replica;
@@ -145,13 +148,14 @@ final class ApplyBacklogRun implements AutoCloseable {
 		this.target = replica.dataSource();
 		this.sourcePool = pool(this.server.jdbcUrl(null), this.server.username(), this.server.password(), 4, "source");
 		BenchSettings settings = context.settings();
-		this.rows = settings.number("applyRows");
+		this.workload = new ApplyWorkload(this.server, settings.number("applyRows"), settings.number("applyClients"),
+				settings.number("hotKeys"));
 		this.backlog = settings.number("applyBacklog");
-		this.clients = settings.number("applyClients");
+		this.mixBacklog = settings.number("applyMixBacklog");
+		this.mixHotPercent = settings.number("applyMixHotPercent");
 		this.workerCounts = settings.numbers("applyWorkers");
-		this.replicaThreads = settings.number("replicaThreads");
-		this.hotKeys = settings.number("hotKeys");
 		this.hotUpdates = settings.number("hotUpdates");
+		this.rawRounds = 1 + settings.number("warmRounds");
 		this.quietWait = Duration.ofSeconds(settings.mode().equals("smoke") ? 0 : 90);
 	}
 
@@ -163,16 +167,13 @@ final class ApplyBacklogRun implements AutoCloseable {
 
 	/** Runs every measurement and records the figures. */
 	void measureAll(long benchStarted) throws Exception {
-		say("Replica server: " + this.replica.variable("version") + ", slave_parallel_threads="
-				+ this.replica.variable("slave_parallel_threads") + ", slave_parallel_mode="
-				+ this.replica.variable("slave_parallel_mode") + ", innodb_flush_log_at_trx_commit="
-				+ this.replica.variable("innodb_flush_log_at_trx_commit") + "; CPU accounting over "
-				+ this.meter.pids().size() + " own processes");
-
+		say(this.replica.name() + ": " + this.replica.describe() + "; CPU accounting over " + this.meter.pids().size()
+				+ " own processes");
+		int rows = this.workload.rows();
 		Position beforeLoad = SourceQueries.head(this.admin);
-		double loadSeconds = load();
+		double loadSeconds = this.workload.load();
 		Position afterLoad = SourceQueries.head(this.admin);
-		say(String.format("Loaded %,d rows in %.1f s; binlog %s to %s", this.rows, loadSeconds, beforeLoad, afterLoad));
+		say(String.format("Loaded %,d rows in %.1f s; binlog %s to %s", rows, loadSeconds, beforeLoad, afterLoad));
 
 		this.replica.replicateFrom(this.server.host(), this.server.port(), this.server.username(),
 				this.server.password(), beforeLoad);
@@ -180,9 +181,8 @@ final class ApplyBacklogRun implements AutoCloseable {
 		this.replica.startReplica();
 		this.replica.awaitExecuted(afterLoad, LONG_WAIT);
 		this.replica.stopReplica();
-		Position replicaStart = this.replica.status().executed();
-		copyTable(SOURCE_TABLE, REPLICA_COPY);
-		say(String.format("Replica applied the load in %.1f s and stopped at %s", seconds(started), replicaStart));
+		say(String.format("%s applied the load in %.1f s and stopped at %s", this.replica.name(), seconds(started),
+				this.replica.status().executed()));
 
 		started = System.nanoTime();
 		try (HikariDataSource targetPool = targetPool(8)) {
@@ -191,100 +191,198 @@ final class ApplyBacklogRun implements AutoCloseable {
 			snapshot.awaitCaughtUp(LONG_WAIT);
 			snapshot.close();
 		}
-		String checkpoint = checkpoint();
-		copyTable(TARGET_TABLE, TARGET_COPY);
-		say(String.format("Tributary snapshot and catch-up in %.1f s; checkpoint %s", seconds(started), checkpoint));
+		say(String.format("Tributary snapshot and catch-up in %.1f s; checkpoint %s", seconds(started), checkpoint()));
 
-		// The backlog: every update is its own auto-commit transaction.
-		Position beforeBacklog = SourceQueries.head(this.admin);
-		long gtidBefore = gtidSequence();
-		double generateSeconds = generate(this.backlog, false, 1000);
-		Position afterBacklog = SourceQueries.head(this.admin);
-		long transactions = gtidSequence() - gtidBefore;
-		long backlogBytes = IngestionBacklogs.bytesBetween(beforeBacklog, afterBacklog, SourceQueries.binaryLogs(this.admin));
-		say(String.format("Backlog: %,d single-row UPDATE transactions (%,d GTIDs) from %d clients in %.1f s "
-				+ "(%.0f/s); binlog %s to %s, %,d bytes", this.backlog, transactions, this.clients, generateSeconds,
-				this.backlog / generateSeconds, beforeBacklog, afterBacklog, backlogBytes));
-		if (!replicaStart.equals(beforeBacklog) || !Position.parse(checkpoint).equals(beforeBacklog)) {
-			say("Note: replica start " + replicaStart + ", checkpoint " + checkpoint + " and backlog start "
-					+ beforeBacklog + " differ");
-		}
-
-		List<Run> runs = new ArrayList<>();
-		for (int workers : this.workerCounts) {
-			runs.add(measure("Tributary, " + workers + " workers", () -> {
-				restoreTarget(checkpoint);
-				return tributary("Tributary", workers, this.backlog, false);
-			}));
-		}
-		Run passive = measure("Tributary, " + DEFAULT_WORKERS + " workers, status polling", () -> {
-			restoreTarget(checkpoint);
-			return tributary("Tributary, status polled", DEFAULT_WORKERS, this.backlog, true);
-		});
-		Run replicaRun = measure("MariaDB replica", () -> {
-			restoreReplica(replicaStart);
-			return replicaApply(afterBacklog, this.backlog);
-		});
-
-		String sourceSum = checksum(this.admin, SOURCE_TABLE);
-		String replicaSum = checksum(this.target, SOURCE_TABLE);
-		String tributarySum = checksum(this.target, TARGET_TABLE);
-		say("Checksums after the backlog: source " + sourceSum + ", replica " + replicaSum + ", Tributary target "
-				+ tributarySum);
+		List<Shape> shapes = new ArrayList<>();
+		shapes.add(shape(String.format("%,d single-row transactions on %,d rows", this.backlog, rows), this.backlog, 0,
+				1000, this.workerCounts, true));
+		shapes.add(shape(String.format("%,d single-row transactions, %d%% on %d hot ids, on %,d rows", this.mixBacklog,
+				this.mixHotPercent, this.workload.hotKeys(), rows), this.mixBacklog, this.mixHotPercent / 100.0, 4000,
+				new int[] { DEFAULT_WORKERS }, false));
 
 		// Hot rows as a backlog: the pipeline (checkpoint) and the replica both stopped at the head.
 		Position beforeHot = SourceQueries.head(this.admin);
-		double hotGenerate = generate(this.hotUpdates, true, 2000);
+		ApplyWorkload.Backlog hot = this.workload.generate(this.hotUpdates, 1, 2000);
 		Position afterHot = SourceQueries.head(this.admin);
 		say(String.format("Hot backlog: %,d transactions over %d ids in %.1f s; binlog %s to %s", this.hotUpdates,
-				this.hotKeys, hotGenerate, beforeHot, afterHot));
+				this.workload.hotKeys(), hot.seconds(), beforeHot, afterHot));
 		Run hotBacklog = tributary("Tributary, hot backlog", DEFAULT_WORKERS, this.hotUpdates, true);
 		say(hotBacklog.describe());
 		Run replicaHot = replicaApply(afterHot, this.hotUpdates);
 		say("Hot backlog: " + replicaHot.describe());
-
 		Run hotLive = live();
 		say(hotLive.describe());
 		String finalSource = checksum(this.admin, SOURCE_TABLE);
 		String finalTarget = checksum(this.target, TARGET_TABLE);
 		say("Checksums at the end: source " + finalSource + ", Tributary target " + finalTarget);
 
-		Report report = new Report(this.server, generateSeconds, transactions, backlogBytes, runs, passive,
-				replicaRun, hotBacklog, replicaHot, hotLive, sourceSum, replicaSum, tributarySum, finalSource,
-				finalTarget, this.log, seconds(benchStarted));
-		record(report);
-		this.context.detail(report.render(String.format("%,d rows, a backlog of %,d single-row update transactions "
-				+ "from %d clients; replica `slave_parallel_threads=%d`, `slave_parallel_mode=%s`, "
-				+ "`innodb_flush_log_at_trx_commit=%d`; hot rows: %,d transactions over %d ids", this.rows,
-				this.backlog, this.clients, this.replicaThreads, REPLICA_MODE, REPLICA_FLUSH, this.hotUpdates,
-				this.hotKeys)));
+		List<Run> hotRuns = List.of(hotBacklog, hotLive, replicaHot);
+		record(shapes, hotRuns);
+		String setup = String.format("Source %s %s; %s and Tributary's target: %s. %,d rows; backlogs from %d "
+				+ "clients; hot rows: %,d transactions over %d ids. %.0f s in all.", this.server.flavor(),
+				this.server.version(), this.replica.name(), this.replica.describe(), rows,
+				this.context.settings().number("applyClients"), this.hotUpdates, this.workload.hotKeys(),
+				seconds(benchStarted));
+		this.context.detail(ApplyReport.render(this.server.flavor() + " " + this.server.version(), setup, shapes,
+				hotRuns, "`COUNT(*)/SUM(CRC32(CONCAT_WS('#', id, k, c, pad)))` at the end: source " + finalSource
+						+ ", Tributary target " + finalTarget, this.log));
 	}
 
-	/** Records the figures: every catch-up run, the replica, and the ratios against the replica. */
-	private void record(Report report) {
-		String shape = String.format("%,d single-row transactions on %,d rows", this.backlog, this.rows);
-		List<Run> all = new ArrayList<>(report.runs());
-		all.add(report.polled());
-		all.add(report.replicaRun());
-		for (Run run : all) {
-			this.context.record(ResultRow.measured("apply", "mariadb", shape, run.system() + ", " + run.workers()
-					+ " worker(s)", run.rate(), "changes/s", run.describe()));
+	/**
+	 * Writes one backlog with the pipeline and the replica stopped at the head, and applies it with
+	 * each system from the same start; then measures its physical limits.
+	 * @param hotShare share of the transactions that hit a hot id
+	 * @param seed seed of the clients' ids
+	 * @param workerCounts apply concurrencies of the timed Tributary runs
+	 * @param polled whether to add a run detected as caught up by polling the status
+	 */
+	private Shape shape(String name, int count, double hotShare, long seed, int[] workerCounts, boolean polled)
+			throws Exception {
+		String checkpoint = checkpoint();
+		copyTable(TARGET_TABLE, TARGET_COPY);
+		Position replicaStart = this.replica.status().executed();
+		copyTable(SOURCE_TABLE, REPLICA_COPY);
+
+		Position before = SourceQueries.head(this.admin);
+		long transactionsBefore = transactionCount();
+		ApplyWorkload.Backlog backlog = this.workload.generate(count, hotShare, seed);
+		Position after = SourceQueries.head(this.admin);
+		long logged = transactionCount() - transactionsBefore;
+		long bytes = IngestionBacklogs.bytesBetween(before, after, SourceQueries.binaryLogs(this.admin));
+		say(String.format("Backlog %s: written in %.1f s (%.0f/s), %,d transactions logged, %,d distinct ids; binlog %s "
+				+ "to %s, %,d bytes", name, backlog.seconds(), count / backlog.seconds(), logged,
+				backlog.distinctKeys(), before, after, bytes));
+		if (!replicaStart.equals(before) || !Position.parse(checkpoint).equals(before)) {
+			say("Note: replica start " + replicaStart + ", checkpoint " + checkpoint + " and backlog start " + before
+					+ " differ");
 		}
-		Run best = report.runs().stream().max(java.util.Comparator.comparingDouble(Run::rate)).orElseThrow();
-		this.context.record(ResultRow.compared("apply", "mariadb", shape, best.system() + ", " + best.workers()
-				+ " worker(s)", best.rate(), "changes/s", "native replica, " + this.replicaThreads + " threads",
-				report.replicaRun().rate(), REPLICA_TARGET, ""));
-		String hotShape = String.format("%,d hot-row transactions over %d ids", this.hotUpdates, this.hotKeys);
-		for (Run run : List.of(report.hotBacklog(), report.hotLive(), report.replicaHot())) {
-			this.context.record(ResultRow.measured("apply", "mariadb", hotShape, run.system() + ", events per write",
+
+		List<Run> runs = new ArrayList<>();
+		for (int workers : workerCounts) {
+			runs.add(measure("Tributary, " + workers + " workers", () -> {
+				restoreTarget(checkpoint);
+				return tributary("Tributary", workers, count, false);
+			}));
+		}
+		Run passive = !polled ? null : measure("Tributary, " + DEFAULT_WORKERS + " workers, status polling", () -> {
+			restoreTarget(checkpoint);
+			return tributary("Tributary, status polled", DEFAULT_WORKERS, count, true);
+		});
+		Run replicaRun = measure(this.replica.name(), () -> {
+			restoreReplica(replicaStart);
+			return replicaApply(after, count);
+		});
+		String sourceSum = checksum(this.admin, SOURCE_TABLE);
+		String replicaSum = checksum(this.target, SOURCE_TABLE);
+		String tributarySum = checksum(this.target, TARGET_TABLE);
+
+		List<ReaderMain.Round> raw = this.context.readers().run("raw-" + (hotShare > 0 ? "mix" : "uniform"), "raw",
+				rawReadArgs(before, after));
+		double rawSeconds = raw.stream().mapToDouble(ReaderMain.Round::seconds).min().orElseThrow();
+		String rawRounds = raw.stream().map((round) -> String.format("%.2f", round.seconds()))
+			.reduce((a, b) -> a + ", " + b).orElse("");
+		double writeSeconds = targetWrite(backlog.touched());
+		Limits limits = new Limits(rawSeconds, rawRounds, writeSeconds, backlog.distinctKeys());
+		String writtenSum = checksum(this.target, TARGET_TABLE);
+		String checks = String.format("source %s, %s %s, Tributary target %s, after the target's own write %s",
+				sourceSum, this.replica.name(), replicaSum, tributarySum, writtenSum);
+		say("Physical limits: " + limits.describe() + "; checksums " + checks);
+		return new Shape(name, backlog, logged, bytes, runs, passive, replicaRun, limits, checks);
+	}
+
+	/** Records the figures of every shape and of the hot rows, and what bounds them. */
+	private void record(List<Shape> shapes, List<Run> hot) {
+		String flavor = this.context.flavor();
+		for (Shape shape : shapes) {
+			List<Run> all = new ArrayList<>(shape.runs());
+			if (shape.polled() != null) {
+				all.add(shape.polled());
+			}
+			all.add(shape.replica());
+			for (Run run : all) {
+				this.context.record(ResultRow.measured("apply", flavor, shape.name(), run.system() + ", " + run.workers()
+						+ " worker(s)", run.rate(), "changes/s", run.describe()));
+			}
+			Limits limits = shape.limits();
+			this.context.record(ResultRow.measured("apply", flavor, shape.name(), "raw read of the backlog",
+					limits.rawSeconds(), "s", "fastest of rounds " + limits.rawRounds() + " s, each in a JVM of its own"));
+			this.context.record(ResultRow.measured("apply", flavor, shape.name(), "target's own write of the final rows",
+					limits.writeSeconds(), "s", String.format("REPLACE INTO t SELECT * FROM staging, %,d rows",
+							limits.finalRows())));
+			Run best = shape.best();
+			String measure = best.system() + ", " + best.workers() + " worker(s)";
+			this.context.record(ResultRow.compared("apply", flavor, shape.name(), measure, best.rate(), "changes/s",
+					this.replica.name() + ", " + shape.replica().workers() + " threads", shape.replica().rate(),
+					REPLICA_TARGET, ""));
+			this.context.record(ResultRow.bounded("apply", flavor, shape.name(), measure + ", catch-up time",
+					best.seconds(), "s", "max(raw read, target's own write)", limits.floor(), FLOOR_TARGET,
+					limits.describe()));
+			this.context.bound(String.format("%s: Tributary's catch-up %.1f s is %.1fx the floor of %.1f s set by %s "
+					+ "(raw read %.1f s, target's own write %.1f s); its JVM's CPU seconds: %s", shape.name(),
+					best.seconds(), best.seconds() / limits.floor(), limits.floor(), limits.floorName(),
+					limits.rawSeconds(), limits.writeSeconds(), best.threadCpu()));
+		}
+		String hotShape = String.format("%,d hot-row transactions over %d ids", this.hotUpdates, this.workload.hotKeys());
+		for (Run run : hot) {
+			this.context.record(ResultRow.measured("apply", flavor, hotShape, run.system() + ", events per write",
 					(double) run.events() / Math.max(1, run.writes()), "events/write", String.format("%,d events, %,d "
 							+ "target writes in %.2f s", run.events(), run.writes(), run.seconds())));
 		}
 	}
 
+	/** The arguments of a reader JVM that reads the backlog's stretch raw. */
+	private Map<String, String> rawReadArgs(Position from, Position to) {
+		Map<String, String> args = new LinkedHashMap<>();
+		args.put("host", this.server.host());
+		args.put("port", Integer.toString(this.server.port()));
+		args.put("user", this.server.username());
+		args.put("password", this.server.password());
+		args.put("from", Position.of(from.file(), from.offset()).toString());
+		args.put("to", Position.of(to.file(), to.offset()).toString());
+		args.put("rounds", Integer.toString(this.rawRounds));
+		return args;
+	}
+
+	/**
+	 * Times the target server's own write of a backlog's final rows: staging is filled with the
+	 * target table's rows of the touched ids (the table holds the final state after the catch-up
+	 * runs), the table is put back to its state before the backlog, and
+	 * {@code REPLACE INTO t SELECT * FROM staging} is timed. The table holds the final state again
+	 * afterwards.
+	 * @return seconds the statement took
+	 */
+	private double targetWrite(BitSet touched) throws Exception {
+		execute(this.target, "DROP TABLE IF EXISTS " + STAGING.quoted(), "DROP TABLE IF EXISTS " + STAGING_IDS.quoted(),
+				"CREATE TABLE " + STAGING_IDS.quoted() + " (id INT NOT NULL PRIMARY KEY)",
+				"CREATE TABLE " + STAGING.quoted() + " LIKE " + TARGET_TABLE.quoted());
+		try (Connection connection = this.target.getConnection();
+				PreparedStatement insert = connection.prepareStatement("INSERT INTO " + STAGING_IDS.quoted()
+						+ " (id) VALUES (?)")) {
+			int batched = 0;
+			for (int id = touched.nextSetBit(0); id >= 0; id = touched.nextSetBit(id + 1)) {
+				insert.setInt(1, id);
+				insert.addBatch();
+				if (++batched % 10_000 == 0) {
+					insert.executeBatch();
+				}
+			}
+			insert.executeBatch();
+		}
+		execute(this.target, "INSERT INTO " + STAGING.quoted() + " SELECT t.* FROM " + TARGET_TABLE.quoted()
+				+ " t JOIN " + STAGING_IDS.quoted() + " s ON s.id = t.id");
+		copyTable(TARGET_COPY, TARGET_TABLE);
+		flushDirtyPages();
+		awaitQuiet();
+		long started = System.nanoTime();
+		execute(this.target, "REPLACE INTO " + TARGET_TABLE.quoted() + " SELECT * FROM " + STAGING.quoted());
+		double elapsed = seconds(started);
+		execute(this.target, "DROP TABLE " + STAGING.quoted(), "DROP TABLE " + STAGING_IDS.quoted());
+		return elapsed;
+	}
+
 	/** Runs a measured stretch once, under Flight Recorder when the run asks for it, and logs it. */
 	private Run measure(String name, Callable<Run> attempt) throws Exception {
-		String label = name.toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9]+", "-");
+		String label = name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "-");
 		Run run = this.context.profiled(label, attempt);
 		say(name + ": " + run.describe());
 		return run;
@@ -299,93 +397,6 @@ final class ApplyBacklogRun implements AutoCloseable {
 		if (waited > 5) {
 			say(String.format("Waited %.0f s for other processes to go quiet", waited));
 		}
-	}
-
-	/** Creates {@code sbtest.sbtest1} as sysbench does and fills it with 1,000-row inserts. */
-	private double load() throws SQLException {
-		this.server.createSchema(SOURCE_TABLE.schema());
-		long started = System.nanoTime();
-		Random random = new Random(7);
-		try (Connection connection = this.admin.getConnection(); Statement statement = connection.createStatement()) {
-			statement.execute("CREATE TABLE " + SOURCE_TABLE.quoted() + " (id INT NOT NULL AUTO_INCREMENT, "
-					+ "k INT NOT NULL DEFAULT 0, c CHAR(120) NOT NULL DEFAULT '', pad CHAR(60) NOT NULL DEFAULT '', "
-					+ "PRIMARY KEY (id), KEY k_1 (k)) ENGINE = InnoDB");
-			for (int from = 1; from <= this.rows; from += 1000) {
-				StringBuilder insert = new StringBuilder("INSERT INTO ").append(SOURCE_TABLE.quoted())
-					.append(" (id, k, c, pad) VALUES ");
-				for (int id = from; id < from + 1000 && id <= this.rows; id++) {
-					insert.append((id > from) ? "," : "")
-						.append('(')
-						.append(id)
-						.append(',')
-						.append(1 + random.nextInt(this.rows))
-						.append(",'")
-						.append(digits(random, 10))
-						.append("','")
-						.append(digits(random, 5))
-						.append("')");
-				}
-				statement.execute(insert.toString());
-			}
-		}
-		return seconds(started);
-	}
-
-	/** Groups of 11 random digits joined by dashes, like sysbench's {@code c} and {@code pad}. */
-	private static String digits(Random random, int groups) {
-		StringBuilder out = new StringBuilder(groups * 12);
-		for (int group = 0; group < groups; group++) {
-			if (group > 0) {
-				out.append('-');
-			}
-			for (int i = 0; i < 11; i++) {
-				out.append((char) ('0' + random.nextInt(10)));
-			}
-		}
-		return out.toString();
-	}
-
-	private int hotId(int index) {
-		return 1 + index * (this.rows / this.hotKeys);
-	}
-
-	/**
-	 * Runs {@code count} auto-commit {@code UPDATE ... SET k = k + 1 WHERE id = ?} statements from
-	 * {@code applyClients} connections without batching, so each is one transaction in the binlog.
-	 * @param hot whether ids are drawn from the {@code hotKeys} hot ids rather than all rows
-	 * @param seed seed of the clients' random ids
-	 * @return seconds taken
-	 */
-	private double generate(int count, boolean hot, long seed) throws Exception {
-		String url = "jdbc:mysql://" + this.server.host() + ":" + this.server.port() + "/?useSSL=false";
-		String sql = "UPDATE " + SOURCE_TABLE.quoted() + " SET k = k + 1 WHERE id = ?";
-		ExecutorService clients = Executors.newFixedThreadPool(this.clients);
-		long started = System.nanoTime();
-		try {
-			List<Future<?>> done = new ArrayList<>();
-			for (int client = 0; client < this.clients; client++) {
-				int mine = count / this.clients + ((client < count % this.clients) ? 1 : 0);
-				Random random = new Random(seed + client);
-				done.add(clients.submit(() -> {
-					try (Connection connection = DriverManager.getConnection(url, this.server.username(),
-							this.server.password()); PreparedStatement update = connection.prepareStatement(sql)) {
-						connection.setAutoCommit(true);
-						for (int i = 0; i < mine; i++) {
-							update.setInt(1, hot ? hotId(random.nextInt(this.hotKeys)) : 1 + random.nextInt(this.rows));
-							update.executeUpdate();
-						}
-					}
-					return null;
-				}));
-			}
-			for (Future<?> future : done) {
-				future.get();
-			}
-		}
-		finally {
-			clients.shutdown();
-		}
-		return seconds(started);
 	}
 
 	/**
@@ -439,11 +450,11 @@ final class ApplyBacklogRun implements AutoCloseable {
 		}
 	}
 
-	/** Times {@code START SLAVE} until the SQL thread has executed {@code head}, then stops it. */
+	/** Times starting the replica until its SQL thread has executed {@code head}, then stops it. */
 	private Run replicaApply(Position head, int transactions) throws Exception {
 		flushDirtyPages();
 		awaitQuiet();
-		long retriedBefore = Long.parseLong(globalStatus(this.target, "Slave_retried_transactions"));
+		long retriedBefore = this.replica.retriedTransactions();
 		CpuMeter.Sample cpu = this.meter.sample();
 		long started = System.nanoTime();
 		this.replica.startReplica();
@@ -451,9 +462,10 @@ final class ApplyBacklogRun implements AutoCloseable {
 		double elapsed = seconds(started);
 		CpuMeter.Share share = cpu.untilNow(this.meter);
 		this.replica.stopReplica();
-		long retried = Long.parseLong(globalStatus(this.target, "Slave_retried_transactions")) - retriedBefore;
-		return new Run("MariaDB replica", this.replicaThreads, transactions, elapsed, transactions, transactions, -1,
-				retried, share, null);
+		long retriedAfter = this.replica.retriedTransactions();
+		long retried = (retriedBefore >= 0 && retriedAfter >= 0) ? retriedAfter - retriedBefore : -1;
+		return new Run(this.replica.name(), this.context.settings().number("replicaThreads"), transactions, elapsed,
+				transactions, transactions, -1, retried, share, null);
 	}
 
 	/** Hot rows while a caught-up pipeline with default settings streams. */
@@ -467,7 +479,7 @@ final class ApplyBacklogRun implements AutoCloseable {
 			TableStatus before = pipeline.status().tables().get(0);
 			CpuMeter.Sample cpu = this.meter.sample();
 			long started = System.nanoTime();
-			double generated = generate(this.hotUpdates, true, 3000);
+			double generated = this.workload.generate(this.hotUpdates, 1, 3000).seconds();
 			awaitConfirmed(pipeline, SourceQueries.head(this.sourcePool));
 			double elapsed = seconds(started);
 			CpuMeter.Share share = cpu.untilNow(this.meter);
@@ -576,12 +588,25 @@ final class ApplyBacklogRun implements AutoCloseable {
 		}
 	}
 
-	/** Returns the sequence number of the source's last GTID in domain 0. */
-	private long gtidSequence() throws SQLException {
-		for (String gtid : globalVariable(this.admin, "gtid_binlog_pos").split(",")) {
-			String[] parts = gtid.trim().split("-");
-			if (parts.length == 3 && parts[0].equals("0")) {
-				return Long.parseLong(parts[2]);
+	/**
+	 * Returns how many transactions the source has logged under its own GTIDs: the sequence number
+	 * of domain 0 on MariaDB, the end of the server's own interval on MySQL (0 without GTIDs).
+	 */
+	private long transactionCount() throws SQLException {
+		if (this.server.isMariaDb()) {
+			for (String gtid : globalVariable(this.admin, "gtid_binlog_pos").split(",")) {
+				String[] parts = gtid.trim().split("-");
+				if (parts.length == 3 && parts[0].equals("0")) {
+					return Long.parseLong(parts[2]);
+				}
+			}
+			return 0;
+		}
+		String uuid = globalVariable(this.admin, "server_uuid");
+		for (String set : globalVariable(this.admin, "gtid_executed").replaceAll("\\s", "").split(",")) {
+			if (set.startsWith(uuid + ":")) {
+				String last = set.substring(set.lastIndexOf(':') + 1);
+				return Long.parseLong(last.substring(last.indexOf('-') + 1));
 			}
 		}
 		return 0;
@@ -617,165 +642,6 @@ final class ApplyBacklogRun implements AutoCloseable {
 	private void say(String line) {
 		this.log.append("- ").append(line).append('\n');
 		this.context.say(line);
-	}
-
-	/**
-	 * One timed apply of a backlog.
-	 *
-	 * @param system what applied it
-	 * @param workers apply workers or replica threads
-	 * @param transactions transactions in the backlog
-	 * @param seconds wall time until caught up
-	 * @param events row changes read from the binlog
-	 * @param writes row images written to the target
-	 * @param statements statements that wrote them, or -1 when not counted
-	 * @param contention Tributary: deadlocks and lock wait timeouts met; replica: transactions
-	 * retried by the optimistic parallel applier
-	 * @param cpu how the machine's CPU was used during the run
-	 * @param threadCpu CPU seconds of the benchmark JVM's threads during the run by thread name, or
-	 * {@code null} when not measured
-	 */
-	record Run(String system, int workers, long transactions, double seconds, long events, long writes, long statements,
-			long contention, CpuMeter.Share cpu, String threadCpu) {
-
-		double rate() {
-			return this.transactions / this.seconds;
-		}
-
-		String describe() {
-			StringBuilder out = new StringBuilder(String.format("%s, %d worker(s): %,d transactions in %.2f s = %.0f "
-					+ "changes/s; %,d events, %,d writes", this.system, this.workers, this.transactions, this.seconds,
-					rate(), this.events, this.writes));
-			if (this.statements >= 0) {
-				out.append(String.format(", %,d statements, %d contention events", this.statements, this.contention));
-			}
-			else {
-				out.append(String.format(", %d retried transactions", this.contention));
-			}
-			out.append("; ").append(this.cpu);
-			if (this.threadCpu != null) {
-				out.append("; JVM CPU seconds ").append(this.threadCpu);
-			}
-			return out.toString();
-		}
-
-	}
-
-	/** CPU time of this JVM's threads, to tell where a run's time went. */
-	private record ThreadCpu(Map<Long, Long> nanos) {
-
-		static ThreadCpu now() {
-			ThreadMXBean bean = ManagementFactory.getThreadMXBean();
-			Map<Long, Long> nanos = new HashMap<>();
-			for (long id : bean.getAllThreadIds()) {
-				nanos.put(id, bean.getThreadCpuTime(id));
-			}
-			return new ThreadCpu(nanos);
-		}
-
-		/**
-		 * Returns the CPU seconds used since this sample by threads still alive: the total, then by
-		 * thread name without trailing numbers, largest first.
-		 */
-		String since() {
-			ThreadMXBean bean = ManagementFactory.getThreadMXBean();
-			Map<String, Long> byName = new HashMap<>();
-			long total = 0;
-			for (ThreadInfo info : bean.getThreadInfo(bean.getAllThreadIds())) {
-				if (info == null) {
-					continue;
-				}
-				long now = bean.getThreadCpuTime(info.getThreadId());
-				long used = now - this.nanos.getOrDefault(info.getThreadId(), 0L);
-				if (now < 0 || used <= 0) {
-					continue;
-				}
-				String name = info.getThreadName().replaceAll("-127\\.0\\.0\\.1$", "").replaceAll("[-#]?\\d+$", "");
-				byName.merge(name, used, Long::sum);
-				total += used;
-			}
-			String top = byName.entrySet()
-				.stream()
-				.sorted(Map.Entry.<String, Long>comparingByValue().reversed())
-				.filter((entry) -> entry.getValue() >= 50_000_000L)
-				.map((entry) -> String.format("%s %.1f", entry.getKey(), entry.getValue() / 1e9))
-				.collect(Collectors.joining(", "));
-			return String.format("%.1f", total / 1e9) + (top.isEmpty() ? "" : " (" + top + ")");
-		}
-
-	}
-
-	/** Renders the results file. */
-	private record Report(TestDatabaseServer server, double generateSeconds, long transactions, long backlogBytes,
-			List<Run> runs, Run polled, Run replicaRun, Run hotBacklog, Run replicaHot, Run hotLive, String sourceSum,
-			String replicaSum, String tributarySum, String finalSource, String finalTarget, StringBuilder log,
-			double totalSeconds) {
-
-		String render(String setup) {
-			StringBuilder out = new StringBuilder();
-			out.append("### Apply backlog (" + this.server.flavor() + " " + this.server.version() + ")\n\n")
-				.append(String.format("Replica and Tributary target: a second embedded MariaDB without binary log, 2 GB "
-						+ "buffer pool, 512 MB redo log. %s. Backlog generated in %.1f s (%,d GTIDs, %,d binlog bytes); "
-						+ "%.0f s in all.%n%n", setup, this.generateSeconds, this.transactions, this.backlogBytes,
-						this.totalSeconds))
-				.append("| system | workers | backlog | seconds | changes/s | ratio vs replica | "
-						+ "target writes | statements | CPU busy | CPU of other processes |\n")
-				.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
-			for (Run run : this.runs) {
-				row(out, run);
-			}
-			row(out, this.polled);
-			row(out, this.replicaRun);
-			out.append("\nchanges/s = backlog transactions / seconds from start until caught up with the source head ")
-				.append("(Tributary: `Pipeline.start()` until `awaitCaughtUp` returns; \"status polled\": until the ")
-				.append("status shows the head confirmed, without `awaitCaughtUp`'s wake-ups of the catch-up loop; ")
-				.append("replica: `START SLAVE` until `Exec_Master_Log_Pos` is at the head). Target writes are the ")
-				.append("pipeline's `rowsUpserted`; the replica writes one row per event. CPU columns are shares of ")
-				.append("both cores during the run; \"other processes\" is what processes other than this JVM and ")
-				.append("the two servers used. Replica transactions retried by the optimistic applier: ")
-				.append(this.replicaRun.contention())
-				.append(".\n\n#### Hot rows\n\n")
-				.append("| run | events | target writes | events / writes | seconds |\n")
-				.append("| --- | --- | --- | --- | --- |\n");
-			hot(out, "Tributary, backlog, " + this.hotBacklog.workers() + " workers", this.hotBacklog);
-			hot(out, "Tributary, while streaming, " + this.hotLive.workers() + " workers", this.hotLive);
-			hot(out, "MariaDB replica, backlog, " + this.replicaHot.workers() + " threads", this.replicaHot);
-			out.append("\nTributary runs with its defaults (apply concurrency 4, flush every 250 ms or at 10,000 ")
-				.append("buffered keys); caught up is detected by polling the status, which leaves the flush cadence ")
-				.append("alone. While streaming, seconds run from the first update until caught up, so they include ")
-				.append("generating the updates.\n\n#### Checks\n\n")
-				.append("`COUNT(*)/SUM(CRC32(CONCAT_WS('#', id, k, c, pad)))` after the backlog: source ")
-				.append(this.sourceSum)
-				.append(", replica ")
-				.append(this.replicaSum)
-				.append(", Tributary target ")
-				.append(this.tributarySum)
-				.append("; after the hot rows: source ")
-				.append(this.finalSource)
-				.append(", Tributary target ")
-				.append(this.finalTarget)
-				.append(".\n\n#### Log\n\n")
-				.append(this.log);
-			return out.toString();
-		}
-
-		private void row(StringBuilder out, Run run) {
-			out.append(String.format("| %s | %d | %,d | %.1f | %,.0f | %.2fx | %,d | %s | %s | %s |%n",
-					run.system(), run.workers(), run.transactions(), run.seconds(), run.rate(),
-					run.rate() / this.replicaRun.rate(), run.writes(),
-					(run.statements() >= 0) ? String.format("%,d", run.statements()) : "-", percent(run.cpu().busy()),
-					percent(run.cpu().others())));
-		}
-
-		private static String percent(double share) {
-			return (share >= 0) ? String.format("%.0f%%", share * 100) : "-";
-		}
-
-		private static void hot(StringBuilder out, String name, Run run) {
-			out.append(String.format("| %s | %,d | %,d | %.0fx | %.2f |%n", name, run.events(), run.writes(),
-					(double) run.events() / Math.max(1, run.writes()), run.seconds()));
-		}
-
 	}
 
 }

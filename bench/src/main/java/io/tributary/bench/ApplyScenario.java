@@ -1,23 +1,14 @@
 package io.tributary.bench;
 
-import java.sql.Connection;
-import java.sql.SQLException;
-import java.sql.Statement;
-
-import javax.sql.DataSource;
-
-import io.tributary.test.TestDatabaseServer;
-
 /**
- * Apply: Tributary's catch-up of a backlog of single-row update transactions against a native
- * MariaDB replica with parallel appliers reading the same stretch of binlog, and the target writes
- * hot rows cost; see {@link ApplyBacklogRun} for what is measured. Target: at least 12x the
- * replica's rate. MariaDB only: the replica is a second embedded MariaDB ({@link ReplicaServer}).
+ * Apply: Tributary's catch-up of backlogs of single-row update transactions (uniform, and a
+ * hot-row mix) against the native replica with parallel appliers reading the same stretch of
+ * binlog, and against the physical limits of the same run (the raw read of the backlog, the target's
+ * own write of its final rows); and the target writes hot rows cost. See {@link ApplyBacklogRun}.
+ * Targets: at least 12x the replica's rate, at most 2x the physical floor. On MariaDB and MySQL,
+ * each against a native replica of its own kind ({@link ScenarioContext#replica()}).
  */
 final class ApplyScenario implements Scenario {
-
-	/** Server id of the native replica; the embedded sources take small ones. */
-	private static final int REPLICA_SERVER_ID = 900;
 
 	@Override
 	public String name() {
@@ -26,34 +17,16 @@ final class ApplyScenario implements Scenario {
 
 	@Override
 	public boolean runsOn(String server) {
-		return server.equals("mariadb");
+		return true;
 	}
 
 	@Override
 	public void run(ScenarioContext context) throws Exception {
-		TestDatabaseServer source = context.server();
-		DataSource admin = source.dataSource(null);
-		// The source's durability does not change what it writes to the binlog; this only makes
-		// generating the backlog faster. The table fits in the buffer pool either way.
-		execute(admin, "SET GLOBAL innodb_flush_log_at_trx_commit = 2", "SET GLOBAL innodb_buffer_pool_size = 1073741824");
-		try (ReplicaServer replica = new ReplicaServer(REPLICA_SERVER_ID, context.settings().number("replicaThreads"),
-				ApplyBacklogRun.REPLICA_MODE, "2G")) {
-			replica.start();
-			replica.execute("SET GLOBAL innodb_flush_log_at_trx_commit = " + ApplyBacklogRun.REPLICA_FLUSH);
-			try (ApplyBacklogRun run = new ApplyBacklogRun(context, replica)) {
-				run.measureAll(System.nanoTime());
-			}
-		}
-		finally {
-			execute(admin, "SET GLOBAL innodb_flush_log_at_trx_commit = 1");
-		}
-	}
-
-	private static void execute(DataSource pool, String... sql) throws SQLException {
-		try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement()) {
-			for (String s : sql) {
-				statement.execute(s);
-			}
+		// The table fits in the buffer pool of the source either way.
+		context.server().execute(null, "SET GLOBAL innodb_buffer_pool_size = 1073741824");
+		try (SourceTuning tuning = SourceTuning.apply(context.server());
+				ApplyBacklogRun run = new ApplyBacklogRun(context, context.replica())) {
+			run.measureAll(System.nanoTime());
 		}
 	}
 

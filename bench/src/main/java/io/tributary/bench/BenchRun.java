@@ -63,7 +63,7 @@ public final class BenchRun {
 	/** The scenarios a run can take, in the order it takes them. */
 	static List<Scenario> scenarios() {
 		return List.of(new IngestionScenario(), new UnsubscribedScenario(), new SnapshotScenario(),
-				new ApplyScenario());
+				new ApplyScenario(), new LatencyScenario(), new MemoryScenario());
 	}
 
 	/**
@@ -84,6 +84,7 @@ public final class BenchRun {
 		Map<String, String> facts = new LinkedHashMap<>();
 		List<ResultRow> rows = new ArrayList<>();
 		List<String> details = new ArrayList<>();
+		List<String> bounds = new ArrayList<>();
 		try {
 			// Every server and tool first, so a missing one stops the run before anything is measured.
 			for (String flavor : settings.servers()) {
@@ -99,27 +100,14 @@ public final class BenchRun {
 			}
 			for (String flavor : settings.servers()) {
 				TestDatabaseServer server = servers.get(flavor);
-				ScenarioContext.ServerState state = new ScenarioContext.ServerState();
-				for (Scenario scenario : chosen) {
-					if (!scenario.runsOn(flavor)) {
-						continue;
-					}
-					ScenarioContext context = new ScenarioContext(settings, server, flavor, scenario.name(), rows,
-							details, files, state);
-					context.say("starting");
-					long scenarioStarted = System.nanoTime();
-					int before = rows.size();
-					try {
-						scenario.run(context);
-						if (rows.size() == before) {
-							throw new IllegalStateException("The scenario recorded no figure");
+				// The replica the scenarios of this server shared is stopped with the state.
+				try (ScenarioContext.ServerState state = new ScenarioContext.ServerState()) {
+					for (Scenario scenario : chosen) {
+						if (scenario.runsOn(flavor)) {
+							runOne(scenario, new ScenarioContext(settings, server, flavor, scenario.name(), rows,
+									details, bounds, files, state), rows);
 						}
 					}
-					catch (Exception ex) {
-						ex.printStackTrace();
-						rows.add(ResultRow.failed(scenario.name(), flavor, String.valueOf(ex.getMessage())));
-					}
-					context.say(String.format("done in %.0f s", (System.nanoTime() - scenarioStarted) / 1e9));
 				}
 				// Stopped before the next server's scenarios, which then have the machine to themselves.
 				servers.remove(flavor).close();
@@ -137,13 +125,31 @@ public final class BenchRun {
 		}
 		double seconds = (System.nanoTime() - startedNanos) / 1e9;
 		Path markdown = ResultsWriter.write(files.results(), files.baseName(), settings, started, seconds, facts, rows,
-				details);
+				bounds, details);
 		System.out.println();
 		System.out.print(ResultsWriter.markdown(settings, started, seconds, facts,
-				rows.stream().filter((row) -> row.isComparison() || row.isFailure()).toList(), List.of()));
+				rows.stream().filter((row) -> row.isComparison() || row.isFailure()).toList(), bounds, List.of()));
 		System.out.println();
 		System.out.println("Wrote " + markdown.toAbsolutePath() + " and its .csv");
 		return new Outcome(rows, markdown);
+	}
+
+	/** Runs one scenario on one server; a failure is recorded as a row and the run goes on. */
+	private static void runOne(Scenario scenario, ScenarioContext context, List<ResultRow> rows) {
+		context.say("starting");
+		long scenarioStarted = System.nanoTime();
+		int before = rows.size();
+		try {
+			scenario.run(context);
+			if (rows.size() == before) {
+				throw new IllegalStateException("The scenario recorded no figure");
+			}
+		}
+		catch (Exception ex) {
+			ex.printStackTrace();
+			rows.add(ResultRow.failed(scenario.name(), context.flavor(), String.valueOf(ex.getMessage())));
+		}
+		context.say(String.format("done in %.0f s", (System.nanoTime() - scenarioStarted) / 1e9));
 	}
 
 	/** Version and the settings that shape the figures. */

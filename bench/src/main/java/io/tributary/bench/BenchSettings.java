@@ -25,7 +25,8 @@ public record BenchSettings(String mode, List<String> servers, List<String> scen
 		Map<String, String> sizes) {
 
 	/** Every scenario, in the order a run takes them. */
-	public static final List<String> ALL_SCENARIOS = List.of("ingestion", "unsubscribed", "snapshot", "apply");
+	public static final List<String> ALL_SCENARIOS = List.of("ingestion", "unsubscribed", "snapshot", "apply",
+			"latency", "memory");
 
 	/** Property name, full-mode default, smoke-mode default, what it sets. */
 	private static final String[][] SIZES = {
@@ -45,7 +46,21 @@ public record BenchSettings(String mode, List<String> servers, List<String> scen
 			{ "applyClients", "8", "2", "connections that write the apply backlog" },
 			{ "hotKeys", "10", "10", "ids the hot-row updates hit" },
 			{ "hotUpdates", "100000", "500", "hot-row update transactions" },
-			{ "replicaThreads", "4", "2", "parallel applier threads of the native replica" } };
+			{ "replicaThreads", "4", "2", "parallel applier threads of the native replica" },
+			{ "applyMixBacklog", "1000000", "2000", "single-row update transactions in the apply scenario's hot-row mix" },
+			{ "applyMixHotPercent", "50", "50", "percent of the mix's transactions that hit a hot id" },
+			{ "latencySeconds", "120", "3", "seconds each latency run writes for" },
+			{ "latencyRate", "1000", "1000", "transactions per second the latency writers keep" },
+			{ "latencyClients", "4", "2", "connections the latency writers share the rate among" },
+			{ "latencyWarmupSeconds", "5", "1", "first seconds of a latency run left out of its percentiles" },
+			{ "latencyPollMicros", "1000", "1000", "pause of the latency pollers between two reads of a target" },
+			{ "latencyHotPercent", "90", "90", "percent of the hot variant's transactions that update a hot row" },
+			{ "latencyHotKeys", "2", "2", "hot rows of the latency scenario's hot variant" },
+			{ "memoryChanges", "5000000", "20000", "row changes in the memory scenario's burst" },
+			{ "memoryRows", "1000000", "5000", "rows of the memory scenario's table the burst updates" },
+			{ "memorySoftLimitMb", "64", "1", "cdc.buffer.soft-limit of the memory runs, in MB" },
+			{ "memoryListenerMicrosPerChange", "20", "20", "pause of the slow ChangeListener per change of a batch, in microseconds" },
+			{ "memorySampleMillis", "20", "20", "pause of the live-heap sampler between two readings" } };
 
 	/** Reads the settings from system properties. */
 	public static BenchSettings fromSystemProperties() {

