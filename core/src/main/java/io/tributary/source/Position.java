@@ -28,6 +28,9 @@ public final class Position implements Comparable<Position> {
 
 	private final long serverId;
 
+	// Parsed once: the reader compares positions for every buffered change.
+	private final long fileSequence;
+
 	private Position(String file, long offset, String gtids, long serverId) {
 		this.file = Objects.requireNonNull(file, "file");
 		if (offset < 0) {
@@ -37,8 +40,28 @@ public final class Position implements Comparable<Position> {
 			throw new IllegalArgumentException("Server id must not be negative: " + serverId);
 		}
 		this.offset = offset;
-		this.gtids = (gtids == null || gtids.isBlank()) ? null : gtids.replaceAll("\\s", "");
+		this.gtids = (gtids == null || gtids.isBlank()) ? null : withoutWhitespace(gtids);
 		this.serverId = serverId;
+		this.fileSequence = sequenceOf(file);
+	}
+
+	private static String withoutWhitespace(String text) {
+		for (int i = 0; i < text.length(); i++) {
+			if (Character.isWhitespace(text.charAt(i))) {
+				return text.replaceAll("\\s", "");
+			}
+		}
+		return text;
+	}
+
+	private static long sequenceOf(String file) {
+		int dot = file.lastIndexOf('.');
+		try {
+			return (dot >= 0) ? Long.parseLong(file, dot + 1, file.length(), 10) : -1;
+		}
+		catch (NumberFormatException ex) {
+			return -1;
+		}
 	}
 
 	/**
@@ -139,19 +162,13 @@ public final class Position implements Comparable<Position> {
 	 * sequence), or -1 when the name carries none.
 	 */
 	public long fileSequence() {
-		int dot = this.file.lastIndexOf('.');
-		try {
-			return (dot >= 0) ? Long.parseLong(this.file.substring(dot + 1)) : -1;
-		}
-		catch (NumberFormatException ex) {
-			return -1;
-		}
+		return this.fileSequence;
 	}
 
 	@Override
 	public int compareTo(Position other) {
-		int byFile = Long.compare(fileSequence(), other.fileSequence());
-		if (byFile == 0) {
+		int byFile = Long.compare(this.fileSequence, other.fileSequence);
+		if (byFile == 0 && !this.file.equals(other.file)) {
 			byFile = this.file.compareTo(other.file);
 		}
 		return (byFile != 0) ? byFile : Long.compare(this.offset, other.offset);

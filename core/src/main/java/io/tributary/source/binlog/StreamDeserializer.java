@@ -12,7 +12,6 @@ import com.github.shyiko.mysql.binlog.event.TableMapEventData;
 import com.github.shyiko.mysql.binlog.event.deserialization.EventDataDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.EventDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.NullEventDataDeserializer;
-import com.github.shyiko.mysql.binlog.event.deserialization.TableMapEventDataDeserializer;
 import com.github.shyiko.mysql.binlog.io.ByteArrayInputStream;
 
 /**
@@ -38,12 +37,7 @@ final class StreamDeserializer {
 			deserializers.put(type, stock.getEventDataDeserializer(type));
 		}
 		Map<Long, TableMapEventData> tableMaps = rows.tableMaps();
-		TableMapEventDataDeserializer tableMap = new TableMapEventDataDeserializer();
-		deserializers.put(EventType.TABLE_MAP, (in) -> {
-			TableMapEventData data = tableMap.deserialize(in);
-			tableMaps.put(data.getTableId(), data);
-			return data;
-		});
+		deserializers.put(EventType.TABLE_MAP, new TableMapReader(tableMaps));
 		for (boolean extra : new boolean[] { false, true }) {
 			deserializers.put(extra ? EventType.EXT_WRITE_ROWS : EventType.WRITE_ROWS,
 					new RowsEventDecoder(RowsEventDecoder.Kind.WRITE, extra, tableMaps, rows::isSubscribed));
