@@ -194,7 +194,7 @@ final class TableRuntime {
 	TableStatus status(Position delivered, TableStatus.Events events) {
 		BufferedSubscription buffer = this.subscription;
 		SubscriptionCounters counters = (buffer != null) ? buffer.counters()
-				: new SubscriptionCounters(0, 0, 0, 0, 0, 0, 0, -1);
+				: new SubscriptionCounters(0, 0, 0, 0, 0, 0, 0, -1, 0);
 		Copier copy = this.copier;
 		boolean snapshotting = copy != null && this.phase == Phase.SNAPSHOTTING;
 		Position position = this.confirmed;
