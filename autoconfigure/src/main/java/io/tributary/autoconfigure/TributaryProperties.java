@@ -532,8 +532,9 @@ public class TributaryProperties {
 	public static class Buffer {
 
 		/**
-		 * Memory per table at or above which the binlog reader waits for a flush before adding
-		 * a change for a new key (one larger row is still admitted). Negative for no limit.
+		 * Memory per table, changes buffered plus changes being applied, at or above which the
+		 * binlog reader waits for room before adding a change for a new key (one larger row is
+		 * still admitted). Negative for no limit.
 		 */
 		private DataSize softLimit = DataSize.ofMegabytes(256);
 

@@ -220,9 +220,9 @@ final class MemoryScenario implements Scenario {
 				"changes/s", String.format("%.1f s from start until the burst's end was confirmed", seconds)));
 		context.record(ResultRow.bounded(name(), context.flavor(), shape, "Tributary, peak live heap", peakMb, "MB",
 				"soft limit + 64 MB", softLimitMb + HEADROOM_MB, 1, how));
-		context.bound(String.format("%s: peak live heap %.1f MB, of which the buffer at most %.1f MB (soft limit %d MB, "
-				+ "%s park(s)); the %.1f MB besides it are mostly the drain being applied, which can hold up to another "
-				+ "soft limit's worth of changes while the reader refills the buffer, plus the reader's current event",
+		context.bound(String.format("%s: peak live heap %.1f MB, of which the changes held (buffered plus the drain "
+				+ "being applied) at most %.1f MB (soft limit %d MB, %s park(s)); the %.1f MB besides it are the "
+				+ "working set of the apply (row lists, statements, driver buffers) and the reader's current event",
 				into, peakMb, maxBufferedMb, softLimitMb, result.getProperty("parkEvents"), peakMb - maxBufferedMb));
 	}
 

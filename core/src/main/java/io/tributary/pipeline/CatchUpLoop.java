@@ -91,8 +91,14 @@ final class CatchUpLoop {
 			table.flushLock.lock();
 			try {
 				drain = buffer.drain(table::watermarks, early);
-				if (!drain.isEmpty()) {
-					apply(table, drain, handed);
+				try {
+					if (!drain.isEmpty()) {
+						apply(table, drain, handed);
+					}
+				}
+				finally {
+					// Its changes count against the soft limit until here, what failed now as requeued.
+					buffer.settle(drain);
 				}
 				if (!table.isActive()) {
 					// Failed, paused or held while applying: its confirmed position stays where it was.

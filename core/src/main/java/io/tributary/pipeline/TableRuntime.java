@@ -194,7 +194,7 @@ final class TableRuntime {
 	TableStatus status(Position delivered, TableStatus.Events events) {
 		BufferedSubscription buffer = this.subscription;
 		SubscriptionCounters counters = (buffer != null) ? buffer.counters()
-				: new SubscriptionCounters(0, 0, 0, 0, 0, 0, 0, -1);
+				: new SubscriptionCounters(0, 0, 0, 0, 0, 0, 0, -1, 0);
 		Copier copy = this.copier;
 		boolean snapshotting = copy != null && this.phase == Phase.SNAPSHOTTING;
 		Position position = this.confirmed;
@@ -202,7 +202,7 @@ final class TableRuntime {
 		return new TableStatus(this.mapping.source().toString(), this.mapping.target().toString(), this.phase,
 				(copy != null) ? copy.rowsCopied() : 0, (copy != null) ? copy.rowsEstimated() : 0,
 				(copy != null) ? copy.chunksCopied() : 0, snapshotting ? copy.rowsPerSecond() : 0,
-				snapshotting ? copy.etaSeconds() : null, counters.bufferedKeys(), counters.bufferedBytes(),
+				snapshotting ? copy.etaSeconds() : null, counters.bufferedKeys(), counters.bufferedBytes() + counters.inFlightBytes(),
 				counters.keysAdded(), counters.droppedAboveHighWatermark(), counters.deferredInFlight(),
 				counters.parks(), counters.parkedMillis(), counters.softLimitBytes(), this.changesApplied, apply(),
 				flushed, (position != null) ? position.toString() : null, this.lastFlush, this.lastError, checksum(),

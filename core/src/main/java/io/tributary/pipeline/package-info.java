@@ -22,6 +22,10 @@
  * <p>Invariant (HA): a run writes rows and checkpoints only through its term's fence, loads the
  * checkpoints only after it leads, and once its term is lost applies nothing more.
  *
+ * <p>Invariant (bounded memory): {@code CatchUpLoop} settles every drain once its apply has ended,
+ * whether it succeeded, failed (after putting its changes back) or threw, so the reader waiting for
+ * room is woken by the control thread, which never waits for the reader.
+ *
  * <p>Invariant (confirm bound): the position confirmed for a table is
  * {@code min(delivered, oldest pending)}, with delivered read before the buffer is drained, so it
  * never passes a change that is still buffered, deferred or being applied.

@@ -16,7 +16,8 @@ import java.time.Instant;
  * @param copyEtaSeconds seconds until the snapshot has copied the estimated rows at that rate, or
  * {@code null} when unknown (not snapshotting, or nothing copied lately)
  * @param bufferedKeys changes held in the buffer now
- * @param bufferedBytes estimated bytes held in the buffer now
+ * @param bufferedBytes estimated bytes of the changes held now, buffered or drained and being
+ * applied: what the soft limit bounds
  * @param keysAdded changes added to the buffer since start
  * @param droppedAboveHighWatermark changes dropped because the snapshot will read them
  * @param deferredInFlight times a change waited for its chunk to land

@@ -1,10 +1,12 @@
 package io.tributary.subscription;
 
 /**
- * The heap a subscription's buffered changes take, against its soft limit, and the waits of adds
- * that find it full. A waiting add asks for a flush every 100 ms until a drain frees room or the
- * subscription closes; each wait is counted with its duration. Not thread-safe: the subscription
- * calls it holding its lock, which is also the monitor an add waits on and a drain notifies.
+ * The heap a subscription's changes take, against its soft limit, and the waits of adds that find
+ * it full. Two amounts count: the changes buffered, and those drained whose apply is not over yet
+ * (in flight), which stay in memory until it ends. A waiting add asks for a flush every 100 ms
+ * until an apply ends and frees room, or the subscription closes; each wait is counted with its
+ * duration. Not thread-safe: the subscription calls it holding its lock, which is also the monitor
+ * an add waits on and the end of an apply notifies.
  */
 final class BufferMemory {
 
@@ -14,6 +16,8 @@ final class BufferMemory {
 
 	private long bytes;
 
+	private long inFlight;
+
 	private long parks;
 
 	private long parkedNanos;
@@ -22,8 +26,8 @@ final class BufferMemory {
 
 	/**
 	 * Creates an account.
-	 * @param softLimitBytes bytes at or above which an add that takes more room waits; negative for
-	 * no limit
+	 * @param softLimitBytes buffered and in-flight bytes at or above which an add that takes more
+	 * room waits; negative for no limit
 	 */
 	BufferMemory(long softLimitBytes) {
 		this.softLimitBytes = softLimitBytes;
@@ -39,14 +43,37 @@ final class BufferMemory {
 		this.bytes -= size;
 	}
 
-	/** Forgets every byte held (the subscription dropped all its changes). */
+	/** Forgets every buffered byte (the subscription dropped all its changes); in flight stays. */
 	void clear() {
 		this.bytes = 0;
 	}
 
+	/** Counts the bytes of drained changes, already released from the buffer, until their apply ends. */
+	void drained(long size) {
+		this.inFlight += size;
+	}
+
+	/** Counts every buffered byte as drained, and returns how many that is. */
+	long drainAll() {
+		long all = this.bytes;
+		this.bytes = 0;
+		this.inFlight += all;
+		return all;
+	}
+
+	/** Releases the bytes of a drain whose apply ended; the caller notifies the lock. */
+	void settled(long size) {
+		this.inFlight -= size;
+	}
+
 	/** Returns whether an add that takes more room has to wait now. */
 	boolean full() {
-		return this.softLimitBytes >= 0 && this.bytes >= this.softLimitBytes && !this.closed;
+		return this.softLimitBytes >= 0 && held() >= this.softLimitBytes && !this.closed;
+	}
+
+	/** Buffered and in-flight bytes: what the soft limit bounds. */
+	private long held() {
+		return this.bytes + this.inFlight;
 	}
 
 	/**
@@ -59,7 +86,7 @@ final class BufferMemory {
 		this.parks++;
 		long started = System.nanoTime();
 		try {
-			while (this.bytes >= this.softLimitBytes && !this.closed) {
+			while (held() >= this.softLimitBytes && !this.closed) {
 				flushRequest.run();
 				lock.wait(RECHECK_MILLIS);
 			}
@@ -79,6 +106,10 @@ final class BufferMemory {
 
 	long bytes() {
 		return this.bytes;
+	}
+
+	long inFlightBytes() {
+		return this.inFlight;
 	}
 
 	long parks() {

@@ -39,11 +39,13 @@ import io.tributary.source.RowChange;
  * again. {@link #oldestPending()} is the smallest such boundary over every entry still held,
  * queued ones included, and the confirm bound of the catch-up loop is never past it.
  *
- * <p>Memory is bounded by a soft limit: an add of a new key waits while the buffer already holds
- * the limit or more, and asks for a flush. The check is made before the add, so a single row larger
- * than the limit is still admitted, and replacing the change of a key already held never waits (it
- * frees the old image as it adds the new one). In binlog order every change is new, so every add
- * over the limit waits. Each wait is counted.
+ * <p>Memory is bounded by a soft limit over the changes buffered plus those drained whose apply has
+ * not ended ({@link #settle}): a drain being written is still in memory, and were its room free at
+ * once the reader would refill a second limit's worth meanwhile. An add of a new key waits while
+ * both together reach the limit, and asks for a flush. The check is made before the add, so a
+ * single row larger than the limit is still admitted, and replacing the change of a key already
+ * held never waits (it frees the old image as it adds the new one). In binlog order every change
+ * is new, so every add over the limit waits. Each wait is counted.
  *
  * <p>Thread safety: the binlog reader adds while the catch-up loop drains and requeues; one lock
  * guards the map, the queue, the byte count and the pending-position index.
@@ -219,11 +221,12 @@ public final class BufferedSubscription {
 			return merged;
 		}
 		return new Drain(merged.upserts(), merged.deletes(), merged.deferred(), merged.dropped(),
-				ChangeRun.split(sequence, this.fold));
+				ChangeRun.split(sequence, this.fold), merged.bytes());
 	}
 
 	private Drain drainMerged(Supplier<Watermarks> copierPosition, boolean early, List<Entry> sequence) {
 		Map<RowKey, Entry> all;
+		long taken;
 		synchronized (this.lock) {
 			Watermarks watermarks = copierPosition.get();
 			if (early || !watermarks.appliesAll() || !this.queue.isEmpty()) {
@@ -235,16 +238,16 @@ public final class BufferedSubscription {
 			this.entries = new HashMap<>();
 			this.hot.intervalOver(all::containsKey);
 			this.pending.clear();
-			this.memory.clear();
+			// The room stays taken until the drain is settled, so a waiting add is not woken.
+			taken = this.memory.drainAll();
 			this.flushRequested = false;
-			this.lock.notifyAll();
 		}
 		List<Entry> upserts = new ArrayList<>(all.size());
 		List<Entry> deletes = new ArrayList<>();
 		for (Entry entry : all.values()) {
 			(entry.isDelete() ? deletes : upserts).add(entry);
 		}
-		return new Drain(upserts, deletes, 0, 0);
+		return new Drain(upserts, deletes, 0, 0, List.of(), taken);
 	}
 
 	private Drain drainKeyByKey(Watermarks watermarks, boolean early, List<Entry> sequence) {
@@ -253,6 +256,7 @@ public final class BufferedSubscription {
 			List<Entry> deletes = new ArrayList<>();
 			int deferred = 0;
 			int dropped = 0;
+			long taken = 0;
 			var iterator = this.entries.values().iterator();
 			while (iterator.hasNext()) {
 				Entry entry = iterator.next();
@@ -274,13 +278,10 @@ public final class BufferedSubscription {
 				}
 				if (verdict == Verdict.DROP) {
 					dropped++;
+					continue;
 				}
-				else if (entry.isDelete()) {
-					deletes.add(entry);
-				}
-				else {
-					upserts.add(entry);
-				}
+				taken += entry.size();
+				(entry.isDelete() ? deletes : upserts).add(entry);
 			}
 			if (!early) {
 				this.hot.intervalOver();
@@ -290,13 +291,28 @@ public final class BufferedSubscription {
 			if (this.entries.isEmpty()) {
 				for (Entry entry : this.queue) {
 					forget(entry);
+					taken += entry.size();
 					sequence.add(entry);
 				}
 				this.queue.clear();
 			}
+			this.memory.drained(taken);
 			this.flushRequested = false;
+			// Dropped changes free room now; the others once the drain is settled.
 			this.lock.notifyAll();
-			return new Drain(upserts, deletes, deferred, dropped);
+			return new Drain(upserts, deletes, deferred, dropped, List.of(), taken);
+		}
+	}
+
+	/**
+	 * Ends the apply of a drain, whatever its outcome, and frees the room its changes took against
+	 * the soft limit. Call it exactly once per drain, after putting back what failed
+	 * ({@link #requeue}, {@link #requeueAtFront}), which is then counted as buffered again.
+	 */
+	public void settle(Drain drain) {
+		synchronized (this.lock) {
+			this.memory.settled(drain.bytes());
+			this.lock.notifyAll();
 		}
 	}
 
@@ -352,7 +368,7 @@ public final class BufferedSubscription {
 		synchronized (this.lock) {
 			return new SubscriptionCounters(held(), this.memory.bytes(), this.keysAdded, this.droppedAboveHighWatermark,
 					this.deferredInFlight, this.memory.parks(), this.memory.parkedMillis(),
-					this.memory.softLimitBytes());
+					this.memory.softLimitBytes(), this.memory.inFlightBytes());
 		}
 	}
 

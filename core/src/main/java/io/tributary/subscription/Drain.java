@@ -13,16 +13,19 @@ import io.tributary.subscription.BufferedSubscription.Entry;
  * @param dropped how many changes were dropped above the high watermark
  * @param runs queued changes in binlog order, to apply after the merged ones, run after run
  * (see {@link OrderedReplay}); empty unless the buffer keeps binlog order
+ * @param bytes estimated heap bytes of the changes taken out, counted against the buffer's soft
+ * limit until the drain is {@linkplain BufferedSubscription#settle(Drain) settled}
  */
-public record Drain(List<Entry> upserts, List<Entry> deletes, int deferred, int dropped, List<ChangeRun> runs) {
+public record Drain(List<Entry> upserts, List<Entry> deletes, int deferred, int dropped, List<ChangeRun> runs,
+		long bytes) {
 
 	public Drain {
 		runs = List.copyOf(runs);
 	}
 
-	/** Creates a drain of merged changes only. */
+	/** Creates a drain of merged changes only, counting no bytes. */
 	public Drain(List<Entry> upserts, List<Entry> deletes, int deferred, int dropped) {
-		this(upserts, deletes, deferred, dropped, List.of());
+		this(upserts, deletes, deferred, dropped, List.of(), 0);
 	}
 
 	public boolean isEmpty() {

@@ -3,8 +3,10 @@
  * is kept. For a table whose key is not memory-comparable (a case- or accent-insensitive
  * collation), changes read after its copy are queued in binlog order instead, and applied in that
  * order. Each buffer keeps the resume positions of what it holds ({@code PendingPositions}) and
- * the heap it takes against its soft limit ({@code BufferMemory}), where an add that would grow a
- * full buffer parks the reader and asks for a flush. A drain is full (at the flush interval or on
+ * the heap its changes take against its soft limit ({@code BufferMemory}): those buffered plus those
+ * drained whose apply has not ended, so the reader never refills a second limit's worth while a
+ * drain is written. An add that would grow a full buffer parks the reader and asks for a flush; the
+ * end of the drain's apply ({@code settle}) wakes it. A drain is full (at the flush interval or on
  * request) or early (the reader is idle); an early drain leaves keys it wrote recently for the next
  * full one ({@code HotKeys}), so a hot row costs a few writes per interval. What one drain took is
  * a {@code Drain}.
@@ -13,7 +15,8 @@
  * change is read after the change was added; the oldest resume position over buffered entries,
  * queued ones included, is known at all times, so the confirm bound never passes a change still
  * held; merged changes taken before a switch to binlog order are applied before any queued one;
- * buffered bytes stay under the soft limit but for one change admitted below it, and every park
- * is counted; a change held back by an early drain stays pending, with its resume position.
+ * buffered plus in-flight bytes stay under the soft limit but for one change admitted below it,
+ * every drain is settled exactly once (changes put back after a failure count as buffered again),
+ * and every park is counted; a change held back by an early drain stays pending, with its resume position.
  */
 package io.tributary.subscription;

@@ -18,8 +18,9 @@ import io.tributary.source.TableId;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The soft limit: 1 MB rows into an 8 MB buffer park the adder, which a drain releases; an
- * oversized row and an overwrite of a buffered key are never held back.
+ * The soft limit: 1 MB rows into an 8 MB buffer park the adder, which the end of a drain's apply
+ * releases, since a drain in flight still counts against the limit; an oversized row and an
+ * overwrite of a buffered key are never held back.
  */
 class SoftLimitTest {
 
@@ -52,12 +53,51 @@ class SoftLimitTest {
 		assertThat(parked.bufferedBytes()).isLessThan(8 * MB + 2 * MB);
 		assertThat(this.flushRequests.get()).isPositive();
 		while (reader.isAlive()) {
-			this.buffer.drain(() -> Watermarks.NONE);
+			this.buffer.settle(this.buffer.drain(() -> Watermarks.NONE));
 			assertThat(this.buffer.counters().bufferedBytes()).isLessThan(8 * MB + 2 * MB);
 			reader.join(10);
 		}
 		assertThat(this.buffer.counters().keysAdded()).isEqualTo(20);
 		assertThat(this.buffer.counters().parks()).isPositive();
+	}
+
+	@Test
+	void aDrainInFlightKeepsTheReaderParkedUntilItIsSettled() throws Exception {
+		fill(8);
+		Drain inFlight = this.buffer.drain(() -> Watermarks.NONE);
+		assertThat(inFlight.size()).isEqualTo(8);
+		Thread reader = new Thread(() -> this.buffer.add(row(9, MB), at(9)));
+		reader.start();
+		await(() -> this.buffer.counters().parks() == 1 && isWaiting(reader));
+		SubscriptionCounters parked = this.buffer.counters();
+		assertThat(parked.bufferedBytes()).isZero();
+		assertThat(parked.inFlightBytes()).isEqualTo(inFlight.bytes()).isGreaterThanOrEqualTo(8 * MB);
+		this.buffer.settle(inFlight);
+		reader.join(10_000);
+		assertThat(reader.isAlive()).isFalse();
+		assertThat(this.buffer.counters().bufferedKeys()).isEqualTo(1);
+		assertThat(this.buffer.counters().inFlightBytes()).isZero();
+	}
+
+	@Test
+	void aFailedDrainPutBackIsCountedOnceAfterItIsSettled() {
+		fill(8);
+		long buffered = this.buffer.counters().bufferedBytes();
+		Drain failed = this.buffer.drain(() -> Watermarks.NONE, true);
+		this.buffer.requeue(failed.upserts());
+		this.buffer.settle(failed);
+		assertThat(this.buffer.counters().bufferedBytes()).isEqualTo(buffered);
+		assertThat(this.buffer.counters().inFlightBytes()).isZero();
+	}
+
+	@Test
+	void clearingTheBufferLeavesADrainInFlightCounted() {
+		fill(8);
+		Drain inFlight = this.buffer.drain(() -> Watermarks.NONE);
+		this.buffer.clear();
+		assertThat(this.buffer.counters().inFlightBytes()).isEqualTo(inFlight.bytes());
+		this.buffer.settle(inFlight);
+		assertThat(this.buffer.counters().inFlightBytes()).isZero();
 	}
 
 	@Test
@@ -90,6 +130,12 @@ class SoftLimitTest {
 		reader.join(10_000);
 		assertThat(reader.isAlive()).isFalse();
 		assertThat(this.buffer.counters().bufferedKeys()).isEqualTo(9);
+	}
+
+	private void fill(int rows) {
+		for (long id = 1; id <= rows; id++) {
+			this.buffer.add(row(id, MB), at(id));
+		}
 	}
 
 	private static boolean isWaiting(Thread thread) {
