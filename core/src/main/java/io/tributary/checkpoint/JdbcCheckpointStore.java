@@ -91,7 +91,7 @@ public final class JdbcCheckpointStore implements CheckpointStore {
 					String position = rs.getString(4);
 					String copied = rs.getString(5);
 					checkpoints.put(source,
-							new TableCheckpoint(source, TableId.parse(rs.getString(2), null), rs.getBoolean(3),
+							new TableCheckpoint(source, storedTarget(rs.getString(2)), rs.getBoolean(3),
 									(position != null) ? Position.parse(position) : null,
 									(copied != null) ? KeyText.parse(copied) : null, rs.getTimestamp(6).toInstant()));
 				}
@@ -102,6 +102,19 @@ public final class JdbcCheckpointStore implements CheckpointStore {
 					+ advice(ex), ex);
 		}
 		return checkpoints;
+	}
+
+	/**
+	 * Reads a stored target name back: the schema up to the first dot, the rest the table. A sink's
+	 * label keeps dots after its schema, as in {@code (kafka).eu.shop.orders} for a dotted topic.
+	 */
+	static TableId storedTarget(String text) {
+		int dot = text.indexOf('.');
+		if (dot <= 0 || dot == text.length() - 1) {
+			throw new IllegalStateException("Target name '" + text + "' in a checkpoint is not of the form "
+					+ "schema.table");
+		}
+		return new TableId(text.substring(0, dot), text.substring(dot + 1));
 	}
 
 	@Override

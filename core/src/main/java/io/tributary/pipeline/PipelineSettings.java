@@ -109,6 +109,17 @@ public record PipelineSettings(String name, SourceSettings source, List<TableMap
 				10_000, 4);
 	}
 
+	/**
+	 * Returns settings under another name, as for one of several sources whose pipelines share a
+	 * checkpoint table: each keeps its checkpoints, and with HA its leader lock, under its name.
+	 */
+	public PipelineSettings withName(String other) {
+		return new PipelineSettings(other, this.source, this.tables, this.flushInterval, this.checkpointTable,
+				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
+				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener,
+				this.ha, this.flushWhenIdle);
+	}
+
 	public PipelineSettings withFlushInterval(Duration interval) {
 		return new PipelineSettings(this.name, this.source, this.tables, interval, this.checkpointTable,
 				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,

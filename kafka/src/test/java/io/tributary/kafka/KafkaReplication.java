@@ -83,13 +83,21 @@ final class KafkaReplication extends SchemaPair {
 
 	/** Returns pipeline settings publishing each source table to its topic. */
 	PipelineSettings settings(KafkaSinks sinks, Map<String, String> topicByTable) {
+		return settings(sinks, topicByTable, checkpointTable());
+	}
+
+	/**
+	 * Returns pipeline settings publishing each source table to its topic, with the checkpoints in
+	 * {@code checkpointTable}, which pipelines of other sources may share.
+	 */
+	PipelineSettings settings(KafkaSinks sinks, Map<String, String> topicByTable, TableId checkpointTable) {
 		SourceSettings server = new SourceSettings(sourceServer().host(), sourceServer().port(),
 				sourceServer().username(), sourceServer().password(), this.serverId, Duration.ofSeconds(10),
 				Duration.ofSeconds(1));
 		List<TableMapping> tables = new ArrayList<>();
 		topicByTable.forEach((table, topic) -> tables
 			.add(TableMapping.toSink(new TableId(source(), table), List.of(), SnapshotMode.AUTO, sinks.sink(topic))));
-		return PipelineSettings.of(server, tables, checkpointTable())
+		return PipelineSettings.of(server, tables, checkpointTable)
 			.withFlushInterval(Duration.ofMillis(100))
 			.withCheckpointInterval(Duration.ofMillis(200))
 			.withChunkRows(500);

@@ -12,14 +12,26 @@ import io.tributary.status.TableStatus;
 
 /**
  * The meters of one table: phase, changes read, buffer pressure, flushes, statements, snapshot
- * copy and checksum.
+ * copy and checksum, and for a table published to Kafka what the brokers acknowledged.
  */
 final class TableMeters {
+
+	/**
+	 * Schema part of the target label of a table published to Kafka ({@code (kafka).<topic>}, as
+	 * {@code KafkaSink.LABEL_SCHEMA} has it); spelled out because tributary-kafka is optional.
+	 */
+	static final String KAFKA_LABEL = "(kafka)";
 
 	private TableMeters() {
 	}
 
-	static void register(MeterRegistry registry, Supplier<TableStatus> status, String pipeline, String table) {
+	/**
+	 * Registers the meters of one table.
+	 * @param target the table's target as its status names it: {@code schema.table}, or a sink's
+	 * label such as {@code (kafka).<topic>}
+	 */
+	static void register(MeterRegistry registry, Supplier<TableStatus> status, String pipeline, String table,
+			String target) {
 		StatusMeters<TableStatus> meters = new StatusMeters<>(registry, status,
 				Tags.of("pipeline", pipeline, "table", table));
 		for (TableStatus.Phase phase : TableStatus.Phase.values()) {
@@ -35,6 +47,9 @@ final class TableMeters {
 		statements(meters);
 		copy(meters);
 		checksum(meters);
+		if (target.startsWith(KAFKA_LABEL + ".")) {
+			kafka(meters.tagged("topic", target.substring(KAFKA_LABEL.length() + 1)));
+		}
 	}
 
 	private static void events(StatusMeters<TableStatus> meters) {
@@ -110,6 +125,15 @@ final class TableMeters {
 				(current) -> (current.copyEtaSeconds() != null) ? current.copyEtaSeconds() : Double.NaN);
 		meters.flag("cdc.copy.complete", "Whether the table's existing rows have all been copied, or it resumed past "
 				+ "its snapshot", TableStatus::snapshotDone);
+	}
+
+	/** Read from the sink's status, which exists once the table opened its topic; 0 before. */
+	private static void kafka(StatusMeters<TableStatus> meters) {
+		meters.counter("cdc.kafka.records.sent", "Records of the table the Kafka brokers acknowledged",
+				(current) -> (current.sink() != null) ? current.sink().recordsSent() : 0);
+		meters.counter("cdc.kafka.send.errors", "Records of the table Kafka did not acknowledge; each failed its "
+				+ "flush, whose changes were sent again",
+				(current) -> (current.sink() != null) ? current.sink().sendErrors() : 0);
 	}
 
 	private static void checksum(StatusMeters<TableStatus> meters) {

@@ -16,7 +16,8 @@ import io.tributary.status.TableStatus;
 /**
  * Binds the meters of every pipeline and every table it replicates, read from their status (see
  * docs/metrics.md for the list). Meters are tagged {@code pipeline} with the pipeline's name, and
- * a table's meters also {@code table} with its source name, {@code schema.table}.
+ * a table's meters also {@code table} with its source name, {@code schema.table}; those of a table
+ * published to Kafka also {@code topic}.
  */
 public class TributaryMetrics implements MeterBinder {
 
@@ -49,7 +50,7 @@ public class TributaryMetrics implements MeterBinder {
 			for (TableStatus table : current.tables()) {
 				Supplier<TableStatus> reading = this.tableReadings.computeIfAbsent(List.of(name, table.name()),
 						(key) -> status.table(table.name()));
-				TableMeters.register(registry, reading, name, table.name());
+				TableMeters.register(registry, reading, name, table.name(), table.target());
 			}
 		}
 	}

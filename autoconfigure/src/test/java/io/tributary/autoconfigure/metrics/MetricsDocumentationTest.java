@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -16,10 +17,13 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.tributary.autoconfigure.TributaryPipelines;
+import io.tributary.kafka.KafkaSinks;
+import io.tributary.kafka.TopicCreation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -35,10 +39,20 @@ class MetricsDocumentationTest {
 
 	private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
 
+	/** Never connects: the pipeline publishing to it is not started. */
+	private final KafkaSinks sinks = new KafkaSinks(Map.of("bootstrap.servers", "127.0.0.1:1"),
+			TopicCreation.DISABLED);
+
 	@BeforeEach
 	void bind() {
 		new TributaryMetrics(new TributaryPipelines(List.of(TributaryMetricsAutoConfigurationTest.TwoPipelines
-			.pipeline("default", null, "shop.orders")))).bindTo(this.registry);
+			.pipeline("default", null, "shop.orders"), KafkaMetersTest.kafkaPipeline(this.sinks))))
+			.bindTo(this.registry);
+	}
+
+	@AfterEach
+	void close() {
+		this.sinks.close();
 	}
 
 	@Test
