@@ -507,7 +507,8 @@ final class ApplyBacklogRun implements AutoCloseable {
 		return pool(this.replica.jdbcUrl(), ReplicaServer.USER, ReplicaServer.PASSWORD, size, "target");
 	}
 
-	private static HikariDataSource pool(String url, String user, String password, int size, String name) {
+	/** A small Hikari pool; the kafka scenario's too. */
+	static HikariDataSource pool(String url, String user, String password, int size, String name) {
 		HikariConfig config = new HikariConfig();
 		config.setJdbcUrl(url);
 		config.setUsername(user);
@@ -565,21 +566,27 @@ final class ApplyBacklogRun implements AutoCloseable {
 	 * for the page writes of a restore or of the run before it. Waits at most a minute.
 	 */
 	private void flushDirtyPages() throws SQLException, InterruptedException {
-		String previous = globalVariable(this.target, "innodb_max_dirty_pages_pct");
-		execute(this.target, "SET GLOBAL innodb_max_dirty_pages_pct = 0");
+		flushDirtyPages(this.target);
+	}
+
+	/** Lets InnoDB on a server write its dirty pages, waiting at most a minute; the kafka scenario's too. */
+	static void flushDirtyPages(DataSource server) throws SQLException, InterruptedException {
+		String previous = globalVariable(server, "innodb_max_dirty_pages_pct");
+		execute(server, "SET GLOBAL innodb_max_dirty_pages_pct = 0");
 		try {
 			long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
-			while (Long.parseLong(globalStatus(this.target, "Innodb_buffer_pool_pages_dirty")) > 200
+			while (Long.parseLong(globalStatus(server, "Innodb_buffer_pool_pages_dirty")) > 200
 					&& System.nanoTime() < deadline) {
 				Thread.sleep(200);
 			}
 		}
 		finally {
-			execute(this.target, "SET GLOBAL innodb_max_dirty_pages_pct = " + previous);
+			execute(server, "SET GLOBAL innodb_max_dirty_pages_pct = " + previous);
 		}
 	}
 
-	private static String checksum(DataSource pool, TableId table) throws SQLException {
+	/** {@code COUNT(*)/SUM(CRC32(...))} of a sysbench-shaped table; the kafka scenario's check too. */
+	static String checksum(DataSource pool, TableId table) throws SQLException {
 		try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement();
 				ResultSet rs = statement.executeQuery("SELECT COUNT(*), SUM(CRC32(CONCAT_WS('#', id, k, c, pad))) FROM "
 						+ table.quoted())) {

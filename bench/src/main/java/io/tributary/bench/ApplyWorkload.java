@@ -22,13 +22,17 @@ import io.tributary.test.TestDatabaseServer;
  * {@code applyClients} connections in auto-commit mode, so each update is one transaction in the
  * binlog. An update's id is uniform over all rows, or, for a share of the transactions, one of
  * {@code hotKeys} hot ids spread over the table. The ids a backlog touched are kept: their final
- * rows are what the target's own write of the backlog writes.
+ * rows are what the target's own write of the backlog writes. The kafka scenario writes the same
+ * backlog into a table of its own.
  */
 final class ApplyWorkload {
 
+	/** The apply scenario's table. */
 	static final TableId SOURCE_TABLE = new TableId("sbtest", "sbtest1");
 
 	private final TestDatabaseServer server;
+
+	private final TableId table;
 
 	private final int rows;
 
@@ -37,10 +41,20 @@ final class ApplyWorkload {
 	private final int hotKeys;
 
 	ApplyWorkload(TestDatabaseServer server, int rows, int clients, int hotKeys) {
+		this(server, SOURCE_TABLE, rows, clients, hotKeys);
+	}
+
+	/** The same workload on another table, created in a schema of its own by {@link #load()}. */
+	ApplyWorkload(TestDatabaseServer server, TableId table, int rows, int clients, int hotKeys) {
 		this.server = server;
+		this.table = table;
 		this.rows = rows;
 		this.clients = clients;
 		this.hotKeys = hotKeys;
+	}
+
+	TableId table() {
+		return this.table;
 	}
 
 	int rows() {
@@ -52,19 +66,19 @@ final class ApplyWorkload {
 	}
 
 	/**
-	 * Creates {@code sbtest.sbtest1} as sysbench does and fills it with 1,000-row inserts.
+	 * Creates the table ({@code sbtest.sbtest1}) as sysbench does and fills it with 1,000-row inserts.
 	 * @return seconds taken
 	 */
 	double load() throws SQLException {
-		this.server.createSchema(SOURCE_TABLE.schema());
+		this.server.createSchema(this.table.schema());
 		long started = System.nanoTime();
 		try (Connection connection = this.server.dataSource(null).getConnection();
 				Statement statement = connection.createStatement()) {
-			statement.execute("CREATE TABLE " + SOURCE_TABLE.quoted() + " (id INT NOT NULL AUTO_INCREMENT, "
+			statement.execute("CREATE TABLE " + this.table.quoted() + " (id INT NOT NULL AUTO_INCREMENT, "
 					+ "k INT NOT NULL DEFAULT 0, c CHAR(120) NOT NULL DEFAULT '', pad CHAR(60) NOT NULL DEFAULT '', "
 					+ "PRIMARY KEY (id), KEY k_1 (k)) ENGINE = InnoDB");
 		}
-		SysbenchRows.load(this.server.dataSource(null), SOURCE_TABLE.quoted(), this.rows, 7);
+		SysbenchRows.load(this.server.dataSource(null), this.table.quoted(), this.rows, 7);
 		return (System.nanoTime() - started) / 1e9;
 	}
 
@@ -83,7 +97,7 @@ final class ApplyWorkload {
 	Backlog generate(int count, double hotShare, long seed) throws Exception {
 		String url = "jdbc:mysql://" + this.server.host() + ":" + this.server.port() + "/?useSSL=false"
 				+ "&allowPublicKeyRetrieval=true";
-		String sql = "UPDATE " + SOURCE_TABLE.quoted() + " SET k = k + 1 WHERE id = ?";
+		String sql = "UPDATE " + this.table.quoted() + " SET k = k + 1 WHERE id = ?";
 		ExecutorService pool = Executors.newFixedThreadPool(this.clients);
 		long started = System.nanoTime();
 		BitSet touched = new BitSet(this.rows + 1);

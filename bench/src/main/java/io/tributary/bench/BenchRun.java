@@ -63,7 +63,7 @@ public final class BenchRun {
 	/** The scenarios a run can take, in the order it takes them. */
 	static List<Scenario> scenarios() {
 		return List.of(new IngestionScenario(), new UnsubscribedScenario(), new SnapshotScenario(),
-				new ApplyScenario(), new LatencyScenario(), new MemoryScenario());
+				new ApplyScenario(), new KafkaScenario(), new LatencyScenario(), new MemoryScenario());
 	}
 
 	/**

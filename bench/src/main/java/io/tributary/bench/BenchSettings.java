@@ -26,7 +26,7 @@ public record BenchSettings(String mode, List<String> servers, List<String> scen
 
 	/** Every scenario, in the order a run takes them. */
 	public static final List<String> ALL_SCENARIOS = List.of("ingestion", "unsubscribed", "snapshot", "apply",
-			"latency", "memory");
+			"kafka", "latency", "memory");
 
 	/** Property name, full-mode default, smoke-mode default, what it sets. */
 	private static final String[][] SIZES = {
@@ -49,6 +49,7 @@ public record BenchSettings(String mode, List<String> servers, List<String> scen
 			{ "replicaThreads", "4", "2", "parallel applier threads of the native replica" },
 			{ "applyMixBacklog", "1000000", "2000", "single-row update transactions in the apply scenario's hot-row mix" },
 			{ "applyMixHotPercent", "50", "50", "percent of the mix's transactions that hit a hot id" },
+			{ "kafkaPartitions", "4", "2", "partitions of the kafka scenario's topic" },
 			{ "latencySeconds", "120", "3", "seconds each latency run writes for" },
 			{ "latencyRate", "1000", "1000", "transactions per second the latency writers keep" },
 			{ "latencyClients", "4", "2", "connections the latency writers share the rate among" },

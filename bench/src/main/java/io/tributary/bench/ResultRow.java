@@ -16,9 +16,16 @@ package io.tributary.bench;
  * @param atMost whether the target is the most the ratio may be (times, memory, latency) rather than
  * the least (rates)
  * @param note how the figure was obtained, or why it is missing
+ * @param referenceUnit the reference's unit where it is not the figure's, or empty
  */
 public record ResultRow(String scenario, String server, String shape, String measure, double value, String unit,
-		String reference, double referenceValue, double target, boolean atMost, String note) {
+		String reference, double referenceValue, double target, boolean atMost, String note, String referenceUnit) {
+
+	/** A row whose reference is in the figure's unit. */
+	public ResultRow(String scenario, String server, String shape, String measure, double value, String unit,
+			String reference, double referenceValue, double target, boolean atMost, String note) {
+		this(scenario, server, shape, measure, value, unit, reference, referenceValue, target, atMost, note, "");
+	}
 
 	/** A plain measurement, without a reference. */
 	public static ResultRow measured(String scenario, String server, String shape, String measure, double value,
@@ -47,6 +54,20 @@ public record ResultRow(String scenario, String server, String shape, String mea
 	public static ResultRow failed(String scenario, String server, String reason) {
 		return new ResultRow(scenario, server, "-", "FAILED", Double.NaN, "", "", Double.NaN, Double.NaN, false,
 				reason);
+	}
+
+	/**
+	 * Returns this comparison with its reference in another unit, for example records/s against
+	 * changes/s.
+	 */
+	public ResultRow withReferenceUnit(String other) {
+		return new ResultRow(this.scenario, this.server, this.shape, this.measure, this.value, this.unit,
+				this.reference, this.referenceValue, this.target, this.atMost, this.note, other);
+	}
+
+	/** The reference's unit: its own where given, otherwise the figure's. */
+	public String referenceUnitText() {
+		return (this.referenceUnit == null || this.referenceUnit.isEmpty()) ? this.unit : this.referenceUnit;
 	}
 
 	/** Whether this row compares with a reference. */

@@ -70,7 +70,7 @@ final class ResultsWriter {
 			out.append(String.format("| %s | %s | %s | %s | %s %s | %s | %s %s | %s | %s | %s |%n", row.scenario(),
 					row.server(), cell(row.shape()), cell(row.measure()), number(row.value()), row.unit(),
 					cell(row.reference()),
-					number(row.referenceValue()), row.unit(), ratio(row.ratio()),
+					number(row.referenceValue()), row.referenceUnitText(), ratio(row.ratio()),
 					row.targetText(),
 					row.verdict().isEmpty() ? "-" : "**" + row.verdict() + "**"));
 		}

@@ -69,8 +69,9 @@ public final class ScenarioContext {
 	public void record(ResultRow row) {
 		this.rows.add(row);
 		say(String.format("%s / %s = %,.2f %s%s", row.shape(), row.measure(), row.value(),
-				row.unit(), row.isComparison() ? String.format(" vs %s %,.2f: %.2fx (target %.2fx, %s)",
-						row.reference(), row.referenceValue(), row.ratio(), row.target(), row.verdict()) : ""));
+				row.unit(), row.isComparison() ? String.format(" vs %s %,.2f %s: %.2fx (target %s%s)",
+						row.reference(), row.referenceValue(), row.referenceUnitText(), row.ratio(), row.targetText(),
+						row.verdict().isEmpty() ? "" : ", " + row.verdict()) : ""));
 	}
 
 	/** Adds a Markdown section to the end of the results file. */

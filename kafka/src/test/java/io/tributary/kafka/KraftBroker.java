@@ -33,9 +33,10 @@ import org.apache.kafka.server.common.MetadataVersion;
  * One Kafka broker in KRaft mode (broker and controller in one node) inside the test JVM, bound to
  * 127.0.0.1 on ports and a log directory of its own. {@link #stop()} and {@link #start()} restart
  * it on the same ports and directory, so the topics and their records survive, as a real broker's
- * restart would. Auto-creation of topics is off, so that a missing topic shows.
+ * restart would. Auto-creation of topics is off, so that a missing topic shows. Public for the
+ * benchmark's kafka scenario, which gets it through this module's test jar.
  */
-final class KraftBroker implements AutoCloseable {
+public final class KraftBroker implements AutoCloseable {
 
 	private final Path logDir;
 
@@ -43,17 +44,29 @@ final class KraftBroker implements AutoCloseable {
 
 	private final int controllerPort;
 
+	private final Map<String, String> overrides;
+
 	private KafkaRaftServer server;
 
-	private KraftBroker() throws IOException {
+	private KraftBroker(Map<String, String> overrides) throws IOException {
+		this.overrides = Map.copyOf(overrides);
 		this.logDir = Files.createTempDirectory("tributary-kafka-");
 		this.port = freePort();
 		this.controllerPort = freePort();
 	}
 
 	/** Formats a new log directory and starts the broker on it. */
-	static KraftBroker start() throws Exception {
-		KraftBroker broker = new KraftBroker();
+	public static KraftBroker start() throws Exception {
+		return start(Map.of());
+	}
+
+	/**
+	 * Formats a new log directory and starts the broker on it with some broker settings of the
+	 * caller's over the tests' ones.
+	 * @param overrides broker properties, for example {@code log.flush.interval.messages}
+	 */
+	public static KraftBroker start(Map<String, String> overrides) throws Exception {
+		KraftBroker broker = new KraftBroker(overrides);
 		new Formatter().setPrintStream(new PrintStream(PrintStream.nullOutputStream()))
 			.setNodeId(1)
 			.setClusterId(Uuid.randomUuid().toString())
@@ -67,17 +80,17 @@ final class KraftBroker implements AutoCloseable {
 	}
 
 	/** Returns the bootstrap servers of the broker, {@code 127.0.0.1:<port>}. */
-	String bootstrapServers() {
+	public String bootstrapServers() {
 		return "127.0.0.1:" + this.port;
 	}
 
 	/** Starts the broker again on the same ports and log directory. */
-	synchronized void restart() {
+	public synchronized void restart() {
 		startServer();
 	}
 
 	/** Stops the broker and waits until it has, leaving its log directory in place. */
-	synchronized void stop() {
+	public synchronized void stop() {
 		if (this.server != null) {
 			this.server.shutdown();
 			this.server.awaitShutdown();
@@ -145,6 +158,7 @@ final class KraftBroker implements AutoCloseable {
 		config.put("group.initial.rebalance.delay.ms", "0");
 		config.put("controlled.shutdown.enable", "true");
 		config.put("log.flush.interval.messages", "1");
+		config.putAll(this.overrides);
 		this.server = new KafkaRaftServer(new KafkaConfig(new HashMap<>(config), false), Time.SYSTEM);
 		this.server.startup();
 	}
