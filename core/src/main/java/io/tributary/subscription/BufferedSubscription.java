@@ -12,7 +12,6 @@ import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.tributary.schema.Column;
 import io.tributary.schema.RowKey;
 import io.tributary.schema.TableLayout;
 import io.tributary.schema.Values;
@@ -124,8 +123,7 @@ public final class BufferedSubscription {
 				this.inOrder = true;
 				logger.info("Changes of {} are applied in binlog order from now on: its key column(s) {} are not "
 						+ "memory-comparable, so differing key values can name one row", this.layout.table(),
-						this.layout.keys().stream().filter((column) -> !column.isMemoryComparable())
-							.map(BufferedSubscription::describe).toList());
+						KeyFold.describeFolded(this.layout));
 			}
 			return this.inOrder;
 		}
@@ -136,11 +134,6 @@ public final class BufferedSubscription {
 		synchronized (this.lock) {
 			return this.inOrder;
 		}
-	}
-
-	private static String describe(Column column) {
-		return column.name() + " " + column.columnType()
-				+ ((column.collation() != null) ? " COLLATE " + column.collation() : "");
 	}
 
 	/**
@@ -270,12 +263,7 @@ public final class BufferedSubscription {
 				}
 				iterator.remove();
 				forget(entry);
-				if (early) {
-					this.hot.writtenEarly(entry.key());
-				}
-				else {
-					this.hot.writtenAtInterval(entry.key());
-				}
+				this.hot.written(entry.key(), early);
 				if (verdict == Verdict.DROP) {
 					dropped++;
 					continue;

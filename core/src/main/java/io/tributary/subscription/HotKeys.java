@@ -34,16 +34,14 @@ final class HotKeys {
 		return this.recent.contains(key) || this.hot.contains(key);
 	}
 
-	/** An early flush wrote the key. */
-	void writtenEarly(RowKey key) {
-		if (this.recent.size() < MOST) {
-			this.recent.add(key);
+	/** A flush wrote the key: an early one, or one at the interval. */
+	void written(RowKey key, boolean early) {
+		if (early) {
+			if (this.recent.size() < MOST) {
+				this.recent.add(key);
+			}
 		}
-	}
-
-	/** A flush at the interval wrote the key. */
-	void writtenAtInterval(RowKey key) {
-		if (holds(key) && this.next.size() < MOST) {
+		else if (holds(key) && this.next.size() < MOST) {
 			this.next.add(key);
 		}
 	}

@@ -34,6 +34,14 @@ final class KeyFold {
 		}
 	}
 
+	/** Names the key columns a fold changes, with their types and collations, for a log line. */
+	static List<String> describeFolded(TableLayout layout) {
+		return layout.keys().stream().filter((column) -> !column.isMemoryComparable())
+			.map((column) -> column.name() + " " + column.columnType()
+					+ ((column.collation() != null) ? " COLLATE " + column.collation() : ""))
+			.toList();
+	}
+
 	/** Returns the folded form of a key, the key itself when no column needs folding. */
 	RowKey fold(RowKey key) {
 		Object[] values = key.values();
