@@ -186,7 +186,8 @@ final class TributaryBacklogReader implements ReaderMain.BacklogReader {
 		@Override
 		public void run() {
 			while (this.running) {
-				this.buffer.drain(() -> Watermarks.NONE);
+				// Nothing is applied, so the drain ends at once; until settled it holds its room.
+				this.buffer.settle(this.buffer.drain(() -> Watermarks.NONE));
 				LockSupport.parkNanos(this.intervalNanos);
 			}
 		}

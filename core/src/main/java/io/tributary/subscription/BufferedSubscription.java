@@ -193,7 +193,8 @@ public final class BufferedSubscription {
 	 *
 	 * <p>The copier position is read while holding the buffer's lock, so it is read after every
 	 * add whose change this drain judges. Reading it earlier could judge a key "not yet
-	 * dispatched" after its chunk had been read without the change, and drop it.
+	 * dispatched" after its chunk had been read without the change, and drop it. Every drain must
+	 * be {@linkplain #settle settled}, or its room stays taken and adds wait for it forever.
 	 * @param copierPosition supplies the copier's current watermarks
 	 * @return the changes to apply, and counts of what stayed and what was dropped
 	 */
