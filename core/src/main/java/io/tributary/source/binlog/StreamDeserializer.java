@@ -11,6 +11,7 @@ import com.github.shyiko.mysql.binlog.event.EventType;
 import com.github.shyiko.mysql.binlog.event.TableMapEventData;
 import com.github.shyiko.mysql.binlog.event.deserialization.EventDataDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.EventDeserializer;
+import com.github.shyiko.mysql.binlog.event.deserialization.EventDeserializer.EventDataWrapper;
 import com.github.shyiko.mysql.binlog.event.deserialization.NullEventDataDeserializer;
 import com.github.shyiko.mysql.binlog.io.ByteArrayInputStream;
 
@@ -37,7 +38,11 @@ final class StreamDeserializer {
 			deserializers.put(type, stock.getEventDataDeserializer(type));
 		}
 		Map<Long, TableMapEventData> tableMaps = rows.tableMaps();
-		deserializers.put(EventType.TABLE_MAP, new TableMapReader(tableMaps));
+		// The library wraps any table map reader but its own in one that decodes each map a second
+		// time with a reader of its own; handed a wrapper already, it keeps it. The external half
+		// reads nothing: nothing here looks at a table map event's data.
+		deserializers.put(EventType.TABLE_MAP,
+				new EventDataWrapper.Deserializer(new TableMapReader(tableMaps), (in) -> null));
 		for (boolean extra : new boolean[] { false, true }) {
 			deserializers.put(extra ? EventType.EXT_WRITE_ROWS : EventType.WRITE_ROWS,
 					new RowsEventDecoder(RowsEventDecoder.Kind.WRITE, extra, tableMaps, rows::isSubscribed));

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 import com.github.shyiko.mysql.binlog.event.TableMapEventData;
+import com.github.shyiko.mysql.binlog.event.deserialization.EventDeserializer;
 import com.github.shyiko.mysql.binlog.io.ByteArrayInputStream;
 import org.junit.jupiter.api.Test;
 
@@ -47,6 +48,39 @@ class TableMapReaderTest {
 		read(body(70, "shop", "orders", 4));
 		assertThat(read(body(70, "shop", "orders", 3))).isSameAs(three);
 		assertThat(this.tableMaps).containsEntry(70L, three);
+	}
+
+	/**
+	 * Through the whole event deserializer the library would wrap the reader and decode every map
+	 * a second time, putting a fresh object under the table id; a repeated map must stay the same
+	 * object there, which lets the row events skip checking it against the layout again.
+	 */
+	@Test
+	void theStreamsTableMapsKeepTheMapDecodedTheFirstTime() throws IOException {
+		RowEventDispatch rows = new RowEventDispatch(new IgnoringHandler());
+		EventDeserializer events = StreamDeserializer.create(rows, (readAll) -> {
+		});
+		events.nextEvent(new ByteArrayInputStream(event(body(70, "shop", "orders", 3))));
+		TableMapEventData first = rows.tableMaps().get(70L);
+		events.nextEvent(new ByteArrayInputStream(event(body(70, "shop", "orders", 3))));
+		assertThat(first).isNotNull();
+		assertThat(rows.tableMaps().get(70L)).isSameAs(first);
+		events.nextEvent(new ByteArrayInputStream(event(body(70, "shop", "orders", 4))));
+		assertThat(rows.tableMaps().get(70L).getColumnTypes()).hasSize(4);
+	}
+
+	/** A TABLE_MAP event (type 19) around a body, without a checksum. */
+	private static byte[] event(byte[] body) {
+		ByteArrayOutputStream out = new ByteArrayOutputStream();
+		long length = 19 + body.length;
+		long[][] fields = { { 1_700_000_000L, 4 }, { 19, 1 }, { 1, 4 }, { length, 4 }, { 1_000 + length, 4 }, { 0, 2 } };
+		for (long[] field : fields) {
+			for (int i = 0; i < field[1]; i++) {
+				out.write((int) (field[0] >>> (8 * i)) & 0xff);
+			}
+		}
+		out.writeBytes(body);
+		return out.toByteArray();
 	}
 
 	private TableMapEventData read(byte[] body) throws IOException {
