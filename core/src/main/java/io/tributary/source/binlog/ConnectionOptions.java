@@ -35,6 +35,8 @@ final class ConnectionOptions {
 			client.setGtidSet(from.gtids());
 		}
 		client.setKeepAlive(false);
+		// Lets the reader tell whether it has read all the source sent without a system call per transaction.
+		client.setSocketFactory(PacketAlignedSocket::new);
 		SourceTls.configure(client, settings);
 		client.setConnectTimeout(settings.connectTimeout().toMillis());
 		// Heartbeats are what moves the delivered position of an idle source to its head.

@@ -58,7 +58,8 @@ final class StreamDeserializer {
 			@Override
 			public Event nextEvent(ByteArrayInputStream in) throws IOException {
 				Event event = super.nextEvent(in);
-				// Only events that can end a transaction matter; asking the socket costs a system call.
+				// Only events that can end a transaction matter. On a plain connection the socket's input
+				// (PacketAlignedSocket) answers from its buffer, and asks the kernel only once that is empty.
 				EventType type = (event != null) ? event.getHeader().getEventType() : null;
 				if (type == EventType.XID || type == EventType.QUERY || type == EventType.XA_PREPARE) {
 					// Past the event's block, what the stream still holds: its buffer and the socket's.
