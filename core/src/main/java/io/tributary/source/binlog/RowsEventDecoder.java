@@ -42,6 +42,9 @@ final class RowsEventDecoder extends AbstractRowsEventDataDeserializer<DecodedRo
 
 	private final LongPredicate subscribed;
 
+	/** Where skipped bytes are read to; each decoder is used on the reader thread only. */
+	private final byte[] scratch = new byte[4096];
+
 	RowsEventDecoder(Kind kind, boolean extraInformation, Map<Long, TableMapEventData> tableMaps,
 			LongPredicate subscribed) {
 		super(tableMaps);
@@ -54,7 +57,7 @@ final class RowsEventDecoder extends AbstractRowsEventDataDeserializer<DecodedRo
 	public DecodedRows deserialize(ByteArrayInputStream in) throws IOException {
 		long tableId = in.readLong(6);
 		if (!this.subscribed.test(tableId)) {
-			// The caller skips to the end of the event block.
+			discard(in, in.available());
 			return new DecodedRows(tableId, false, 0, List.of(), List.of(), null);
 		}
 		try {
@@ -70,10 +73,10 @@ final class RowsEventDecoder extends AbstractRowsEventDataDeserializer<DecodedRo
 	}
 
 	private DecodedRows decode(long tableId, ByteArrayInputStream in) throws IOException {
-		in.skip(2);
+		in.readInteger(2); // flags
 		if (this.extraInformation) {
 			int extraLength = in.readInteger(2);
-			in.skip(extraLength - 2);
+			discard(in, extraLength - 2);
 		}
 		int columnCount = in.readPackedInteger();
 		BitSet firstImageColumns = in.readBitSet(columnCount, true);
@@ -93,6 +96,18 @@ final class RowsEventDecoder extends AbstractRowsEventDataDeserializer<DecodedRo
 			}
 		}
 		return new DecodedRows(tableId, true, columnCount, before, after, null);
+	}
+
+	/**
+	 * Reads past {@code length} bytes of the event into a scratch buffer. The stream's own skip
+	 * allocates a buffer on every call, once or more per event on the reader's hottest path.
+	 */
+	private void discard(ByteArrayInputStream in, int length) throws IOException {
+		for (int left = length; left > 0;) {
+			int chunk = Math.min(left, this.scratch.length);
+			in.fill(this.scratch, 0, chunk);
+			left -= chunk;
+		}
 	}
 
 	private static void requireFullImage(BitSet columns, int columnCount, long tableId) throws IOException {
