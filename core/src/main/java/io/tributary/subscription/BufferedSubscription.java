@@ -229,7 +229,8 @@ public final class BufferedSubscription {
 			// Everything goes: the map changes hands and is split after the lock, so an add waits
 			// for a swap, not for a pass over every key.
 			all = this.entries;
-			this.entries = new HashMap<>();
+			// Sized for as many keys as the last interval brought, so the reader does not grow it again.
+			this.entries = new HashMap<>(Math.max(16, (int) (all.size() / 0.75f) + 1));
 			this.hot.intervalOver(all::containsKey);
 			this.pending.clear();
 			// The room stays taken until the drain is settled, so a waiting add is not woken.
