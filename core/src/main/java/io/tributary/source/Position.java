@@ -32,7 +32,11 @@ public final class Position implements Comparable<Position> {
 	private final long fileSequence;
 
 	private Position(String file, long offset, String gtids, long serverId) {
-		this.file = Objects.requireNonNull(file, "file");
+		this(file, offset, gtids, serverId, sequenceOf(Objects.requireNonNull(file, "file")));
+	}
+
+	private Position(String file, long offset, String gtids, long serverId, long fileSequence) {
+		this.file = file;
 		if (offset < 0) {
 			throw new IllegalArgumentException("Binlog offset must not be negative: " + offset);
 		}
@@ -42,7 +46,7 @@ public final class Position implements Comparable<Position> {
 		this.offset = offset;
 		this.gtids = (gtids == null || gtids.isBlank()) ? null : withoutWhitespace(gtids);
 		this.serverId = serverId;
-		this.fileSequence = sequenceOf(file);
+		this.fileSequence = fileSequence;
 	}
 
 	private static String withoutWhitespace(String text) {
@@ -95,6 +99,18 @@ public final class Position implements Comparable<Position> {
 	 */
 	public static Position of(String file, long offset, String gtids, long serverId) {
 		return new Position(file, offset, gtids, serverId);
+	}
+
+	/**
+	 * Returns a position in the same binlog file of the same server at another offset: what
+	 * {@link #of(String, long, String, long)} returns for them, without parsing the file name again,
+	 * which a reader making one position per transaction would otherwise do each time.
+	 * @param offset byte offset inside this position's file
+	 * @param gtids MySQL GTID set or MariaDB GTID list, or {@code null}
+	 * @return the position
+	 */
+	public Position at(long offset, String gtids) {
+		return new Position(this.file, offset, gtids, this.serverId, this.fileSequence);
 	}
 
 	/** Returns this position as one in the binary log of the server with this {@code server_id}. */

@@ -2,7 +2,6 @@ package io.tributary.source.binlog;
 
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.stream.Collectors;
 
 import com.github.shyiko.mysql.binlog.GtidSet;
 import com.github.shyiko.mysql.binlog.MariadbGtidSet;
@@ -114,6 +113,9 @@ abstract sealed class GtidTracker {
 
 		private long pendingDomain;
 
+		/** The list in the server's syntax, or {@code null} until asked for after a change. */
+		private String joined;
+
 		MariaDb(String gtids) {
 			for (String gtid : gtids.split(",")) {
 				String trimmed = gtid.trim();
@@ -135,13 +137,18 @@ abstract sealed class GtidTracker {
 		void commit() {
 			if (this.pending != null) {
 				this.domains.put(this.pendingDomain, this.pending);
+				// One domain, the usual case, is its own list; the list is asked for after every commit.
+				this.joined = (this.domains.size() == 1) ? this.pending : null;
 				this.pending = null;
 			}
 		}
 
 		@Override
 		String current() {
-			return this.domains.values().stream().collect(Collectors.joining(","));
+			if (this.joined == null) {
+				this.joined = String.join(",", this.domains.values());
+			}
+			return this.joined;
 		}
 
 	}

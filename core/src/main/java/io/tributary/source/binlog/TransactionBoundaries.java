@@ -216,7 +216,7 @@ final class TransactionBoundaries {
 				|| !file.equals(this.currentFile)) {
 			return;
 		}
-		Position at = Position.of(file, offset, this.delivered.gtids(), this.serverId);
+		Position at = inCurrentFile(offset, this.delivered.gtids());
 		if (at.compareTo(this.delivered) > 0) {
 			this.delivered = at;
 		}
@@ -251,10 +251,19 @@ final class TransactionBoundaries {
 			this.gtids.commit();
 			executed = this.gtids.current();
 		}
-		this.delivered = Position.of(this.currentFile, header.getNextPosition(), executed, this.serverId);
+		this.delivered = inCurrentFile(header.getNextPosition(), executed);
 		if (this.readAll) {
 			this.caughtUp.run();
 		}
+	}
+
+	/** Returns a position at this offset of the file being read, of the server being read. */
+	private Position inCurrentFile(long offset, String gtids) {
+		Position last = this.delivered;
+		if (last != null && last.serverId() == this.serverId && last.file().equals(this.currentFile)) {
+			return last.at(offset, gtids);
+		}
+		return Position.of(this.currentFile, offset, gtids, this.serverId);
 	}
 
 	private void onUnknownEvent(TypedHeaderDeserializer.Header header) {
@@ -294,7 +303,7 @@ final class TransactionBoundaries {
 				|| header.getPosition() <= 0) {
 			return;
 		}
-		Position start = Position.of(this.currentFile, header.getPosition(), this.delivered.gtids(), this.serverId);
+		Position start = inCurrentFile(header.getPosition(), this.delivered.gtids());
 		if (start.compareTo(this.delivered) > 0) {
 			this.delivered = start;
 		}
