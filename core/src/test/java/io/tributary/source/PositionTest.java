@@ -51,6 +51,16 @@ class PositionTest {
 	}
 
 	@Test
+	void aPositionLaterInTheSameFileIsTheOneMadeFromScratch() {
+		Position start = Position.of("b.000010", 4, "0-1-5", 3);
+		Position later = start.at(900, "0-1-6");
+		assertThat(later).hasToString(Position.of("b.000010", 900, "0-1-6", 3).toString());
+		assertThat(later.fileSequence()).isEqualTo(10);
+		assertThat(later).isGreaterThan(start).isLessThan(Position.of("b.000011", 4));
+		assertThat(start.at(5, " 0-1-6 ").gtids()).isEqualTo("0-1-6");
+	}
+
+	@Test
 	void rejectsTextThatIsNotAPosition() {
 		assertThatIllegalArgumentException().isThrownBy(() -> Position.parse("mysql-bin.000001"))
 			.withMessageContaining("file:offset");

@@ -5,7 +5,8 @@
  * (start by GTID or file and offset, TLS, timeouts, heartbeats); {@code TransactionBoundaries}
  * follows the stream and keeps the delivered position; {@code RowEventDispatch} turns row events
  * and schema statements into calls of the change handler; {@code StreamDeserializer} decides what
- * gets decoded; {@code ReadCounters} counts transactions, row changes by kind and what could not be
+ * gets decoded; {@code PacketAlignedSocket} hands the client one protocol packet per read, so
+ * whether everything the source sent has been read is known without a system call; {@code ReadCounters} counts transactions, row changes by kind and what could not be
  * followed, for the status, with atomics and no lock.
  *
  * <p>Invariants: the delivered position moves only at transaction boundaries; a heartbeat moves it
