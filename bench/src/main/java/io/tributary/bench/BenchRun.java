@@ -103,7 +103,7 @@ public final class BenchRun {
 				// The replica the scenarios of this server shared is stopped with the state.
 				try (ScenarioContext.ServerState state = new ScenarioContext.ServerState()) {
 					for (Scenario scenario : chosen) {
-						if (scenario.runsOn(flavor)) {
+						if (scenario.runsOn(flavor) && settings.measuresOn(scenario.name(), flavor)) {
 							runOne(scenario, new ScenarioContext(settings, server, flavor, scenario.name(), rows,
 									details, bounds, files, state), rows);
 						}

@@ -30,6 +30,7 @@ public record BenchSettings(String mode, List<String> servers, List<String> scen
 
 	/** Property name, full-mode default, smoke-mode default, what it sets. */
 	private static final String[][] SIZES = {
+			{ "mysqlScenarios", "ingestion,unsubscribed,apply", "all", "scenarios that run on MySQL too (all: every one that can)" },
 			{ "changes", "1000000", "2000", "single-row updates in each ingestion backlog" },
 			{ "perTransaction", "100", "100", "updates per transaction in the batched ingestion backlog" },
 			{ "tableRows", "1000000", "2000", "rows of the ingestion table the updates hit" },
@@ -47,10 +48,12 @@ public record BenchSettings(String mode, List<String> servers, List<String> scen
 			{ "hotKeys", "10", "10", "ids the hot-row updates hit" },
 			{ "hotUpdates", "100000", "500", "hot-row update transactions" },
 			{ "replicaThreads", "4", "2", "parallel applier threads of the native replica" },
-			{ "applyMixBacklog", "1000000", "2000", "single-row update transactions in the apply scenario's hot-row mix" },
+			{ "replicaSeconds", "60", "60", "longest the native replica applies a backlog; its rate is what it applied by then" },
+			{ "applyMixBacklog", "300000", "2000", "single-row update transactions in the apply scenario's hot-row mix" },
 			{ "applyMixHotPercent", "50", "50", "percent of the mix's transactions that hit a hot id" },
 			{ "kafkaPartitions", "4", "2", "partitions of the kafka scenario's topic" },
-			{ "latencySeconds", "120", "3", "seconds each latency run writes for" },
+			{ "latencySeconds", "120", "3", "seconds the latency run with default settings writes for" },
+			{ "latencyVariantSeconds", "30", "3", "seconds each other latency run (flush when idle off, hot rows) writes for" },
 			{ "latencyRate", "1000", "1000", "transactions per second the latency writers keep" },
 			{ "latencyClients", "4", "2", "connections the latency writers share the rate among" },
 			{ "latencyWarmupSeconds", "5", "1", "first seconds of a latency run left out of its percentiles" },
@@ -136,6 +139,15 @@ public record BenchSettings(String mode, List<String> servers, List<String> scen
 			throw new IllegalArgumentException("No benchmark size named " + name);
 		}
 		return value;
+	}
+
+	/**
+	 * Returns whether a scenario of the run is measured on a server: on MySQL, only those of
+	 * {@code bench.mysqlScenarios}, by default the ones the issue asks of both servers.
+	 */
+	public boolean measuresOn(String scenario, String server) {
+		String onMysql = text("mysqlScenarios").trim().toLowerCase(Locale.ROOT);
+		return !server.equals("mysql") || onMysql.equals("all") || list(onMysql).contains(scenario);
 	}
 
 	/** Returns whether a scenario is part of the run. */
