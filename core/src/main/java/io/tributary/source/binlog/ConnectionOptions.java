@@ -1,6 +1,7 @@
 package io.tributary.source.binlog;
 
 import com.github.shyiko.mysql.binlog.BinaryLogClient;
+import com.github.shyiko.mysql.binlog.event.Event;
 import com.github.shyiko.mysql.binlog.event.deserialization.EventDeserializer;
 
 import io.tributary.source.Position;
@@ -26,7 +27,16 @@ final class ConnectionOptions {
 	static BinaryLogClient client(SourceSettings settings, Position from, boolean byGtid,
 			EventDeserializer deserializer) {
 		BinaryLogClient client = new BinaryLogClient(settings.host(), settings.port(), settings.username(),
-				settings.password());
+				settings.password()) {
+
+			@Override
+			protected void updateGtidSet(Event event) {
+				// The reader follows the executed set itself (GtidTracker) and makes a new client for every
+				// connection; the client's own copy serves only reconnects of its own, which are off, and
+				// parsing and adding each transaction's GTID to it was a few percent of the reader's time.
+			}
+
+		};
 		client.setServerId(settings.serverId());
 		client.setBinlogFilename(from.file());
 		client.setBinlogPosition(from.offset());
