@@ -1,12 +1,16 @@
 package io.tributary.source.binlog;
 
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.UUID;
 
 import com.github.shyiko.mysql.binlog.GtidSet;
 import com.github.shyiko.mysql.binlog.MariadbGtidSet;
 import com.github.shyiko.mysql.binlog.event.GtidEventData;
 import com.github.shyiko.mysql.binlog.event.MariadbGtidEventData;
+import com.github.shyiko.mysql.binlog.event.MySqlGtid;
 
 /**
  * Follows the set of transactions executed up to the reader's position: the GTID of the
@@ -76,7 +80,13 @@ abstract sealed class GtidTracker {
 
 		private final GtidSet executed;
 
-		private String pending;
+		/** Each server's UUID in text, rendered once. */
+		private final Map<UUID, String> uuids = new HashMap<>();
+
+		private MySqlGtid pending;
+
+		/** The set in the server's syntax, or {@code null} until asked for after a change. */
+		private String text;
 
 		MySql(String gtids) {
 			this.executed = new GtidSet(gtids);
@@ -85,21 +95,41 @@ abstract sealed class GtidTracker {
 		@Override
 		void begin(Object gtidEvent, long serverId) {
 			if (gtidEvent instanceof GtidEventData data) {
-				this.pending = data.getMySqlGtid().toString();
+				this.pending = data.getMySqlGtid();
 			}
 		}
 
 		@Override
 		void commit() {
 			if (this.pending != null) {
-				this.executed.add(this.pending);
+				this.executed.addGtid(this.pending);
 				this.pending = null;
+				this.text = null;
 			}
 		}
 
+		/**
+		 * Renders the set as the client library's {@code GtidSet.toString()} does, without rendering
+		 * each UUID again: the set is asked for after every commit.
+		 */
 		@Override
 		String current() {
-			return this.executed.toString();
+			if (this.text == null) {
+				StringBuilder out = new StringBuilder(64);
+				for (GtidSet.UUIDSet set : this.executed.getUUIDSets()) {
+					if (out.length() > 0) {
+						out.append(',');
+					}
+					out.append(this.uuids.computeIfAbsent(set.getServerId(), UUID::toString)).append(':');
+					List<GtidSet.Interval> intervals = set.getIntervals();
+					for (int i = 0; i < intervals.size(); i++) {
+						GtidSet.Interval interval = intervals.get(i);
+						out.append((i > 0) ? ":" : "").append(interval.getStart()).append('-').append(interval.getEnd());
+					}
+				}
+				this.text = out.toString();
+			}
+			return this.text;
 		}
 
 	}

@@ -1,5 +1,6 @@
 package io.tributary.source.binlog;
 
+import com.github.shyiko.mysql.binlog.GtidSet;
 import com.github.shyiko.mysql.binlog.event.GtidEventData;
 import com.github.shyiko.mysql.binlog.event.MariadbGtidEventData;
 import com.github.shyiko.mysql.binlog.event.MySqlGtid;
@@ -19,6 +20,23 @@ class GtidTrackerTest {
 		tracker.commit();
 		assertThat(tracker.current()).isEqualTo(UUID + ":1-6");
 		assertThat(GtidTracker.resumesByGtid(tracker.current())).isTrue();
+	}
+
+	@Test
+	void rendersTheMySqlSetAsTheClientLibraryDoes() {
+		String other = "4aa1b2c3-71ca-11e1-9e33-c80aa9429562";
+		String start = UUID + ":1-5:7-9," + other + ":1-3";
+		GtidTracker tracker = GtidTracker.startingAt(start);
+		GtidSet expected = new GtidSet(start);
+		assertThat(tracker.current()).isEqualTo(expected.toString());
+		for (String gtid : new String[] { UUID + ":6", other + ":4", UUID + ":12", "5bb1b2c3-71ca-11e1-9e33-c80aa9429562:1",
+				UUID + ":10" }) {
+			tracker.begin(new GtidEventData(MySqlGtid.fromString(gtid), (byte) 0, 0, 0, 0, 0, 0, 0, 0), 9);
+			tracker.commit();
+			expected.add(gtid);
+			assertThat(tracker.current()).as("after %s", gtid).isEqualTo(expected.toString());
+		}
+		assertThat(tracker.current()).startsWith(UUID + ":1-10:12-12,");
 	}
 
 	@Test
