@@ -462,23 +462,9 @@ final class ApplyBacklogRun implements AutoCloseable {
 		long retriedBefore = this.replica.retriedTransactions();
 		CpuMeter.Sample cpu = this.meter.sample();
 		long started = System.nanoTime();
-		long deadline = started + Duration.ofSeconds(this.context.settings().number("replicaSeconds")).toNanos();
 		this.replica.startReplica();
-		NativeReplica.Status status;
-		while (true) {
-			status = this.replica.status();
-			if (status.executed() != null && status.executed().compareTo(head) >= 0) {
-				break;
-			}
-			if (!status.sqlError().isEmpty() || !status.ioError().isEmpty()) {
-				throw new IllegalStateException(this.replica.name() + " failed: SQL thread '" + status.sqlError()
-						+ "', I/O thread '" + status.ioError() + "'");
-			}
-			if (System.nanoTime() > deadline) {
-				break;
-			}
-			Thread.sleep(20);
-		}
+		NativeReplica.Status status = this.replica.awaitExecutedWithin(head,
+				Duration.ofSeconds(this.context.settings().number("replicaSeconds")));
 		double elapsed = seconds(started);
 		CpuMeter.Share share = cpu.untilNow(this.meter);
 		this.replica.stopReplica();

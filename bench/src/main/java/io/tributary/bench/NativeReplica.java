@@ -85,19 +85,31 @@ interface NativeReplica extends AutoCloseable {
 	 * @throws IllegalStateException when a replication thread reports an error or the time is up
 	 */
 	default void awaitExecuted(Position target, Duration timeout) throws SQLException, InterruptedException {
+		Status status = awaitExecutedWithin(target, timeout);
+		if (status.executed() == null || status.executed().compareTo(target) < 0) {
+			throw new IllegalStateException(name() + " not at " + target + " within " + timeout + "; at "
+					+ status.executed());
+		}
+	}
+
+	/**
+	 * Waits until the SQL thread has executed the source's binlog up to a position or the time is
+	 * up, polling its status every 20 ms, and returns the last status read.
+	 * @throws IllegalStateException when a replication thread reports an error
+	 */
+	default Status awaitExecutedWithin(Position target, Duration timeout) throws SQLException, InterruptedException {
 		long deadline = System.nanoTime() + timeout.toNanos();
 		while (true) {
 			Status status = status();
 			if (status.executed() != null && status.executed().compareTo(target) >= 0) {
-				return;
+				return status;
 			}
 			if (!status.sqlError().isEmpty() || !status.ioError().isEmpty()) {
 				throw new IllegalStateException(name() + " failed: SQL thread '" + status.sqlError() + "', I/O thread '"
 						+ status.ioError() + "'");
 			}
 			if (System.nanoTime() > deadline) {
-				throw new IllegalStateException(name() + " not at " + target + " within " + timeout + "; at "
-						+ status.executed());
+				return status;
 			}
 			Thread.sleep(20);
 		}
