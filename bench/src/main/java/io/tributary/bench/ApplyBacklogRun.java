@@ -202,7 +202,7 @@ final class ApplyBacklogRun implements AutoCloseable {
 
 		// Hot rows as a backlog: the pipeline (checkpoint) and the replica both stopped at the head.
 		Position beforeHot = SourceQueries.head(this.admin);
-		ApplyWorkload.Backlog hot = this.workload.generate(this.hotUpdates, 1, 2000);
+		ApplyWorkload.Backlog hot = this.workload.write(this.hotUpdates, 1, 2000);
 		Position afterHot = SourceQueries.head(this.admin);
 		say(String.format("Hot backlog: %,d transactions over %d ids in %.1f s; binlog %s to %s", this.hotUpdates,
 				this.workload.hotKeys(), hot.seconds(), beforeHot, afterHot));
@@ -245,13 +245,17 @@ final class ApplyBacklogRun implements AutoCloseable {
 
 		Position before = SourceQueries.head(this.admin);
 		long transactionsBefore = transactionCount();
-		ApplyWorkload.Backlog backlog = this.workload.generate(count, hotShare, seed);
+		ApplyWorkload.Backlog backlog = this.workload.write(count, hotShare, seed);
 		Position after = SourceQueries.head(this.admin);
 		long logged = transactionCount() - transactionsBefore;
 		long bytes = IngestionBacklogs.bytesBetween(before, after, SourceQueries.binaryLogs(this.admin));
 		say(String.format("Backlog %s: written in %.1f s (%.0f/s), %,d transactions logged, %,d distinct ids; binlog %s "
 				+ "to %s, %,d bytes", name, backlog.seconds(), count / backlog.seconds(), logged,
 				backlog.distinctKeys(), before, after, bytes));
+		if (logged != count) {
+			throw new IllegalStateException(String.format("The backlog %s logged %,d transactions, not %,d", name,
+					logged, count));
+		}
 		if (!replicaStart.equals(before) || !Position.parse(checkpoint).equals(before)) {
 			say("Note: replica start " + replicaStart + ", checkpoint " + checkpoint + " and backlog start " + before
 					+ " differ");
@@ -501,7 +505,7 @@ final class ApplyBacklogRun implements AutoCloseable {
 			TableStatus before = pipeline.status().tables().get(0);
 			CpuMeter.Sample cpu = this.meter.sample();
 			long started = System.nanoTime();
-			double generated = this.workload.generate(this.hotUpdates, 1, 3000).seconds();
+			double generated = this.workload.stream(this.hotUpdates, 1, 3000).seconds();
 			awaitConfirmed(pipeline, SourceQueries.head(this.sourcePool));
 			double elapsed = seconds(started);
 			CpuMeter.Share share = cpu.untilNow(this.meter);

@@ -18,9 +18,10 @@ import io.tributary.test.TestDatabaseServer;
 
 /**
  * What the apply scenario writes on the source: {@code sbtest.sbtest1} in sysbench's shape, then
- * backlogs of single-row {@code UPDATE sbtest1 SET k = k + 1 WHERE id = ?} transactions from
- * {@code applyClients} connections in auto-commit mode, so each update is one transaction in the
- * binlog. An update's id is uniform over all rows, or, for a share of the transactions, one of
+ * backlogs of single-row {@code UPDATE sbtest1 SET k = k + 1 WHERE id = ?} transactions in
+ * auto-commit mode, so each update is one transaction in the binlog: {@code applyClients} sequences of
+ * ids, run by the server itself for a backlog ({@link #write}) or sent by as many connections while a
+ * pipeline streams ({@link #stream}). An update's id is uniform over all rows, or, for a share of the transactions, one of
  * {@code hotKeys} hot ids spread over the table. The ids a backlog touched are kept: their final
  * rows are what the target's own write of the backlog writes. The kafka scenario writes the same
  * backlog into a table of its own.
@@ -88,13 +89,37 @@ final class ApplyWorkload {
 	}
 
 	/**
-	 * Runs {@code count} auto-commit updates from the clients without batching.
+	 * Writes a backlog of {@code count} auto-commit updates as fast as the server commits them: the
+	 * ids {@link #stream} would send, run by the server itself ({@link ServerSideUpdates}).
+	 * @param hotShare share of the updates that hit a hot id: 0 for uniform ids only, 1 for hot ids
+	 * only
+	 * @param seed seed of the clients' random ids
+	 * @return how long the updates took and which ids they touched
+	 */
+	Backlog write(int count, double hotShare, long seed) throws Exception {
+		List<int[]> perClient = new ArrayList<>();
+		BitSet touched = new BitSet(this.rows + 1);
+		for (int client = 0; client < this.clients; client++) {
+			int[] ids = new int[share(count, client)];
+			Random random = new Random(seed + client);
+			for (int i = 0; i < ids.length; i++) {
+				ids[i] = nextId(random, hotShare);
+				touched.set(ids[i]);
+			}
+			perClient.add(ids);
+		}
+		return new Backlog(count, hotShare, ServerSideUpdates.run(this.server, this.table, perClient), touched);
+	}
+
+	/**
+	 * Runs {@code count} auto-commit updates from the clients without batching, at the pace a
+	 * client's round trips set: the load on a source that is being streamed.
 	 * @param hotShare share of the updates that hit a hot id: 0 for uniform ids only, 1 for hot ids
 	 * only
 	 * @param seed seed of the clients' random ids
 	 * @return how long it took and which ids it touched
 	 */
-	Backlog generate(int count, double hotShare, long seed) throws Exception {
+	Backlog stream(int count, double hotShare, long seed) throws Exception {
 		String url = "jdbc:mysql://" + this.server.host() + ":" + this.server.port() + "/?useSSL=false"
 				+ "&allowPublicKeyRetrieval=true";
 		String sql = "UPDATE " + this.table.quoted() + " SET k = k + 1 WHERE id = ?";
@@ -104,7 +129,7 @@ final class ApplyWorkload {
 		try {
 			List<Future<BitSet>> done = new ArrayList<>();
 			for (int client = 0; client < this.clients; client++) {
-				int mine = count / this.clients + ((client < count % this.clients) ? 1 : 0);
+				int mine = share(count, client);
 				Random random = new Random(seed + client);
 				done.add(pool.submit(() -> {
 					BitSet ids = new BitSet(this.rows + 1);
@@ -129,6 +154,11 @@ final class ApplyWorkload {
 			pool.shutdown();
 		}
 		return new Backlog(count, hotShare, (System.nanoTime() - started) / 1e9, touched);
+	}
+
+	/** How many of {@code count} updates a client runs. */
+	private int share(int count, int client) {
+		return count / this.clients + ((client < count % this.clients) ? 1 : 0);
 	}
 
 	/** A uniform or a hot id; the share is drawn only for a mix, so the pure shapes keep their sequences. */

@@ -4,7 +4,6 @@ import java.sql.BatchUpdateException;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -20,6 +19,7 @@ import java.util.concurrent.Future;
 import javax.sql.DataSource;
 
 import io.tributary.source.Position;
+import io.tributary.source.TableId;
 import io.tributary.source.binlog.SourceQueries;
 import io.tributary.test.TestDatabaseServer;
 
@@ -33,8 +33,9 @@ import io.tributary.test.TestDatabaseServer;
  * a secondary index, CHAR(120), CHAR(60); {@code tableRows} rows), {@code other} (the same shape,
  * empty: what the unsubscribed reader subscribes to) and {@code marker} (rows that tell when
  * Debezium's schema history is complete). While the backlogs are written the server runs with
- * {@code innodb_flush_log_at_trx_commit=2} and {@code sync_binlog=0}, which changes nothing in the
- * binlog but the time it takes to write it.
+ * {@code innodb_flush_log_at_trx_commit=0} and {@code sync_binlog=0}, which changes nothing in the
+ * binlog but the time it takes to write it; the one-row backlog's updates are run by the server
+ * itself ({@link ServerSideUpdates}).
  *
  * @param schema the schema
  * @param history Debezium's schema history file, or {@code null} when Debezium does not run
@@ -78,17 +79,15 @@ record IngestionBacklogs(String schema, String history, List<Backlog> all) {
 		for (int from = 0; from < ids.length; from += perTransaction) {
 			Arrays.sort(ids, from, Math.min(ids.length, from + perTransaction));
 		}
-		Map<String, String> saved = globals(pool, "innodb_flush_log_at_trx_commit", "sync_binlog");
-		execute(pool, "SET GLOBAL innodb_flush_log_at_trx_commit = 2", "SET GLOBAL sync_binlog = 0");
+		Map<String, String> saved = ServerSideUpdates.globals(server, "innodb_flush_log_at_trx_commit", "sync_binlog");
+		ServerSideUpdates.setGlobals(server, Map.of("innodb_flush_log_at_trx_commit", "0", "sync_binlog", "0"));
 		List<Backlog> all = new ArrayList<>();
 		try {
 			all.add(generate(context, perTransaction + " changes/transaction", ids, perTransaction));
 			all.add(generate(context, "1 change/transaction", ids, 1));
 		}
 		finally {
-			for (Map.Entry<String, String> variable : saved.entrySet()) {
-				execute(pool, "SET GLOBAL " + variable.getKey() + " = " + variable.getValue());
-			}
+			ServerSideUpdates.setGlobals(server, saved);
 		}
 		return new IngestionBacklogs(SCHEMA, history, all);
 	}
@@ -130,8 +129,35 @@ record IngestionBacklogs(String schema, String history, List<Backlog> all) {
 		Position from = fileOffset(head);
 		int clients = context.settings().number("clients");
 		int transactions = (ids.length + perTransaction - 1) / perTransaction;
-		String sql = "UPDATE " + SCHEMA + "." + TABLE + " SET k = k + 1 WHERE id = ?";
 		long started = System.nanoTime();
+		if (perTransaction == 1) {
+			List<int[]> perClient = new ArrayList<>();
+			for (int client = 0; client < clients; client++) {
+				int[] mine = new int[(ids.length - client + clients - 1) / clients];
+				for (int i = 0; i < mine.length; i++) {
+					mine[i] = ids[client + i * clients];
+				}
+				perClient.add(mine);
+			}
+			ServerSideUpdates.run(server, new TableId(SCHEMA, TABLE), perClient);
+		}
+		else {
+			writeTransactions(server, ids, perTransaction, clients, transactions);
+		}
+		double seconds = seconds(started);
+		Position to = fileOffset(SourceQueries.headFileOffset(pool));
+		long bytes = bytesBetween(from, to, SourceQueries.binaryLogs(pool));
+		String gtids = (head.gtids() != null) ? head.gtids().replaceAll("\\s", "") : "";
+		Backlog backlog = new Backlog(name, from, gtids, to, ids.length, transactions, bytes);
+		context.say(String.format("wrote backlog %s: %,d changes in %,d transactions from %d clients in %.1f s; "
+				+ "binlog %s to %s, %,d bytes", name, ids.length, transactions, clients, seconds, from, to, bytes));
+		return backlog;
+	}
+
+	/** Each client commits every {@code clients}-th transaction of {@code perTransaction} updates. */
+	private static void writeTransactions(TestDatabaseServer server, int[] ids, int perTransaction, int clients,
+			int transactions) throws Exception {
+		String sql = "UPDATE " + SCHEMA + "." + TABLE + " SET k = k + 1 WHERE id = ?";
 		ExecutorService writers = Executors.newFixedThreadPool(clients);
 		try {
 			List<Future<?>> done = new ArrayList<>();
@@ -140,25 +166,11 @@ record IngestionBacklogs(String schema, String history, List<Backlog> all) {
 				done.add(writers.submit(() -> {
 					try (Connection connection = DriverManager.getConnection(server.jdbcUrl(null), server.username(),
 							server.password()); PreparedStatement update = connection.prepareStatement(sql)) {
-						// One transaction per batch, or, in auto-commit, one per statement of the batch.
-						connection.setAutoCommit(perTransaction == 1);
-						int batch = 0;
+						connection.setAutoCommit(false);
 						for (int tx = mine; tx < transactions; tx += clients) {
 							int first = tx * perTransaction;
-							int end = Math.min(ids.length, first + perTransaction);
-							if (perTransaction > 1) {
-								commitRetryingDeadlocks(connection, update, ids, first, end);
-								continue;
-							}
-							update.setInt(1, ids[first]);
-							update.addBatch();
-							if (++batch >= 100) {
-								update.executeBatch();
-								batch = 0;
-							}
-						}
-						if (batch > 0) {
-							update.executeBatch();
+							commitRetryingDeadlocks(connection, update, ids, first,
+									Math.min(ids.length, first + perTransaction));
 						}
 					}
 					return null;
@@ -171,14 +183,6 @@ record IngestionBacklogs(String schema, String history, List<Backlog> all) {
 		finally {
 			writers.shutdownNow();
 		}
-		double seconds = seconds(started);
-		Position to = fileOffset(SourceQueries.headFileOffset(pool));
-		long bytes = bytesBetween(from, to, SourceQueries.binaryLogs(pool));
-		String gtids = (head.gtids() != null) ? head.gtids().replaceAll("\\s", "") : "";
-		Backlog backlog = new Backlog(name, from, gtids, to, ids.length, transactions, bytes);
-		context.say(String.format("wrote backlog %s: %,d changes in %,d transactions from %d clients in %.1f s; "
-				+ "binlog %s to %s, %,d bytes", name, ids.length, transactions, clients, seconds, from, to, bytes));
-		return backlog;
 	}
 
 	/**
@@ -230,27 +234,6 @@ record IngestionBacklogs(String schema, String history, List<Backlog> all) {
 			}
 		}
 		return bytes;
-	}
-
-	private static Map<String, String> globals(DataSource pool, String... names) throws SQLException {
-		Map<String, String> values = new LinkedHashMap<>();
-		try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement()) {
-			for (String name : names) {
-				try (ResultSet rs = statement.executeQuery("SELECT @@GLOBAL." + name)) {
-					rs.next();
-					values.put(name, rs.getString(1));
-				}
-			}
-		}
-		return values;
-	}
-
-	private static void execute(DataSource pool, String... sql) throws SQLException {
-		try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement()) {
-			for (String s : sql) {
-				statement.execute(s);
-			}
-		}
 	}
 
 	private static double seconds(long startedNanos) {

@@ -126,7 +126,7 @@ final class KafkaScenario implements Scenario {
 					+ kafkaStart);
 
 			// The apply scenario's uniform backlog: the same seed, so the same ids on the same rows.
-			ApplyWorkload.Backlog written = workload.generate(backlog, 0, 1000);
+			ApplyWorkload.Backlog written = workload.write(backlog, 0, 1000);
 			Position after = SourceQueries.head(sourcePool);
 			context.say(String.format("Backlog: %,d single-row transactions in %.1f s, %,d distinct ids; binlog %s "
 					+ "to %s", backlog, written.seconds(), written.distinctKeys(), before, after));
