@@ -85,6 +85,7 @@ public final class BenchRun {
 		List<ResultRow> rows = new ArrayList<>();
 		List<String> details = new ArrayList<>();
 		List<String> bounds = new ArrayList<>();
+		Map<String, List<String>> timings = new LinkedHashMap<>();
 		try {
 			// Every server and tool first, so a missing one stops the run before anything is measured.
 			for (String flavor : settings.servers()) {
@@ -104,8 +105,10 @@ public final class BenchRun {
 				try (ScenarioContext.ServerState state = new ScenarioContext.ServerState()) {
 					for (Scenario scenario : chosen) {
 						if (scenario.runsOn(flavor) && settings.measuresOn(scenario.name(), flavor)) {
-							runOne(scenario, new ScenarioContext(settings, server, flavor, scenario.name(), rows,
-									details, bounds, files, state), rows);
+							double seconds = runOne(scenario, new ScenarioContext(settings, server, flavor,
+									scenario.name(), rows, details, bounds, files, state), rows);
+							timings.computeIfAbsent(flavor, (f) -> new ArrayList<>())
+								.add(String.format("%s %.0f s", scenario.name(), seconds));
 						}
 					}
 				}
@@ -123,19 +126,25 @@ public final class BenchRun {
 				}
 			}
 		}
-		double seconds = (System.nanoTime() - startedNanos) / 1e9;
-		Path markdown = ResultsWriter.write(files.results(), files.baseName(), settings, started, seconds, facts, rows,
-				bounds, details);
+		StringBuilder duration = new StringBuilder(
+				String.format("%.0f s", (System.nanoTime() - startedNanos) / 1e9));
+		timings.forEach((flavor, scenarios) -> duration.append("; ").append(flavor).append(": ")
+			.append(String.join(", ", scenarios)));
+		Path markdown = ResultsWriter.write(files.results(), files.baseName(), settings, started, duration.toString(),
+				facts, rows, bounds, details);
 		System.out.println();
-		System.out.print(ResultsWriter.markdown(settings, started, seconds, facts,
+		System.out.print(ResultsWriter.markdown(settings, started, duration.toString(), facts,
 				rows.stream().filter((row) -> row.isComparison() || row.isFailure()).toList(), bounds, List.of()));
 		System.out.println();
 		System.out.println("Wrote " + markdown.toAbsolutePath() + " and its .csv");
 		return new Outcome(rows, markdown);
 	}
 
-	/** Runs one scenario on one server; a failure is recorded as a row and the run goes on. */
-	private static void runOne(Scenario scenario, ScenarioContext context, List<ResultRow> rows) {
+	/**
+	 * Runs one scenario on one server; a failure is recorded as a row and the run goes on.
+	 * @return seconds it took
+	 */
+	private static double runOne(Scenario scenario, ScenarioContext context, List<ResultRow> rows) {
 		context.say("starting");
 		long scenarioStarted = System.nanoTime();
 		int before = rows.size();
@@ -149,7 +158,9 @@ public final class BenchRun {
 			ex.printStackTrace();
 			rows.add(ResultRow.failed(scenario.name(), context.flavor(), String.valueOf(ex.getMessage())));
 		}
-		context.say(String.format("done in %.0f s", (System.nanoTime() - scenarioStarted) / 1e9));
+		double seconds = (System.nanoTime() - scenarioStarted) / 1e9;
+		context.say(String.format("done in %.0f s", seconds));
+		return seconds;
 	}
 
 	/** Version and the settings that shape the figures. */

@@ -33,17 +33,17 @@ final class ResultsWriter {
 	 * Writes both files.
 	 * @return the Markdown file
 	 */
-	static Path write(Path dir, String baseName, BenchSettings settings, LocalDateTime started, double seconds,
+	static Path write(Path dir, String baseName, BenchSettings settings, LocalDateTime started, String duration,
 			Map<String, String> serverFacts, List<ResultRow> rows, List<String> bounds, List<String> details)
 			throws IOException {
 		Files.createDirectories(dir);
 		Path markdown = dir.resolve(baseName + ".md");
-		Files.writeString(markdown, markdown(settings, started, seconds, serverFacts, rows, bounds, details));
+		Files.writeString(markdown, markdown(settings, started, duration, serverFacts, rows, bounds, details));
 		Files.writeString(dir.resolve(baseName + ".csv"), csv(rows));
 		return markdown;
 	}
 
-	static String markdown(BenchSettings settings, LocalDateTime started, double seconds,
+	static String markdown(BenchSettings settings, LocalDateTime started, String duration,
 			Map<String, String> serverFacts, List<ResultRow> rows, List<String> bounds, List<String> details) {
 		StringBuilder out = new StringBuilder();
 		out.append("# Benchmark run of ").append(started.format(DateTimeFormatter.ISO_LOCAL_DATE_TIME)).append("\n\n");
@@ -52,7 +52,7 @@ final class ResultsWriter {
 		out.append("- OS: ").append(os()).append('\n');
 		serverFacts.forEach((server, facts) -> out.append("- ").append(server).append(": ").append(facts).append('\n'));
 		out.append("- Settings: ").append(settings.describe()).append('\n');
-		out.append(String.format("- Whole run: %.0f s%n%n", seconds));
+		out.append("- Whole run: ").append(duration).append("\n\n");
 		List<ResultRow> comparisons = rows.stream().filter(ResultRow::isComparison).toList();
 		List<ResultRow> failures = rows.stream().filter(ResultRow::isFailure).toList();
 		if (!failures.isEmpty()) {
