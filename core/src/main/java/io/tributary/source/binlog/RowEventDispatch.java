@@ -185,9 +185,8 @@ final class RowEventDispatch {
 		if (!rows.after().isEmpty() && !rows.before().isEmpty()) {
 			this.counters.rows(table, ReadCounters.UPDATE, rows.after().size());
 			for (int i = 0; i < rows.after().size(); i++) {
-				Object[] before = canonical(rows.before().get(i), layout);
+				Object[] oldKey = keyOf(rows.before().get(i), layout);
 				Object[] after = canonical(rows.after().get(i), layout);
-				Object[] oldKey = layout.keyOf(before);
 				Object[] newKey = layout.keyOf(after);
 				if (!Arrays.deepEquals(oldKey, newKey)) {
 					this.handler.onChange(new RowChange(table, oldKey, null, at), resumeFrom);
@@ -205,7 +204,7 @@ final class RowEventDispatch {
 		else {
 			this.counters.rows(table, ReadCounters.DELETE, rows.before().size());
 			for (Serializable[] raw : rows.before()) {
-				this.handler.onChange(new RowChange(table, layout.keyOf(canonical(raw, layout)), null, at), resumeFrom);
+				this.handler.onChange(new RowChange(table, keyOf(raw, layout), null, at), resumeFrom);
 			}
 		}
 	}
@@ -263,6 +262,19 @@ final class RowEventDispatch {
 			image[i] = Values.fromBinlog(raw[i], column);
 		}
 		return image;
+	}
+
+	/**
+	 * The key of a raw image, only its columns converted: of a before-image nothing but the key is
+	 * used, and converting the other columns was a third of the reader's work on wide rows.
+	 */
+	private static Object[] keyOf(Serializable[] raw, TableLayout layout) {
+		int[] columns = layout.keyColumns();
+		Object[] key = new Object[columns.length];
+		for (int i = 0; i < columns.length; i++) {
+			key[i] = Values.fromBinlog(raw[columns[i]], layout.columns().get(columns[i]));
+		}
+		return key;
 	}
 
 	private void failTable(TableId table, String message) {
