@@ -244,10 +244,10 @@ final class ApplyBacklogRun implements AutoCloseable {
 		copyTable(SOURCE_TABLE, REPLICA_COPY);
 
 		Position before = SourceQueries.head(this.admin);
-		long transactionsBefore = transactionCount();
+		long transactionsBefore = ServerSideUpdates.transactionsLogged(this.server);
 		ApplyWorkload.Backlog backlog = this.workload.write(count, hotShare, seed);
 		Position after = SourceQueries.head(this.admin);
-		long logged = transactionCount() - transactionsBefore;
+		long logged = ServerSideUpdates.transactionsLogged(this.server) - transactionsBefore;
 		long bytes = IngestionBacklogs.bytesBetween(before, after, SourceQueries.binaryLogs(this.admin));
 		say(String.format("Backlog %s: written in %.1f s (%.0f/s), %,d transactions logged, %,d distinct ids; binlog %s "
 				+ "to %s, %,d bytes", name, backlog.seconds(), count / backlog.seconds(), logged,
@@ -625,26 +625,6 @@ final class ApplyBacklogRun implements AutoCloseable {
 	 * Returns how many transactions the source has logged under its own GTIDs: the sequence number
 	 * of domain 0 on MariaDB, the end of the server's own interval on MySQL (0 without GTIDs).
 	 */
-	private long transactionCount() throws SQLException {
-		if (this.server.isMariaDb()) {
-			for (String gtid : globalVariable(this.admin, "gtid_binlog_pos").split(",")) {
-				String[] parts = gtid.trim().split("-");
-				if (parts.length == 3 && parts[0].equals("0")) {
-					return Long.parseLong(parts[2]);
-				}
-			}
-			return 0;
-		}
-		String uuid = globalVariable(this.admin, "server_uuid");
-		for (String set : globalVariable(this.admin, "gtid_executed").replaceAll("\\s", "").split(",")) {
-			if (set.startsWith(uuid + ":")) {
-				String last = set.substring(set.lastIndexOf(':') + 1);
-				return Long.parseLong(last.substring(last.indexOf('-') + 1));
-			}
-		}
-		return 0;
-	}
-
 	private static String globalVariable(DataSource pool, String name) throws SQLException {
 		try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement();
 				ResultSet rs = statement.executeQuery("SELECT @@GLOBAL." + name)) {

@@ -1,10 +1,6 @@
 package io.tributary.bench;
 
-import java.sql.BatchUpdateException;
 import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -12,9 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.stream.IntStream;
 
 import javax.sql.DataSource;
 
@@ -32,10 +26,8 @@ import io.tributary.test.TestDatabaseServer;
  * <p>Schema {@code bench_ingest} holds {@code sbtest1} (sysbench's shape: INT key, INT {@code k} with
  * a secondary index, CHAR(120), CHAR(60); {@code tableRows} rows), {@code other} (the same shape,
  * empty: what the unsubscribed reader subscribes to) and {@code marker} (rows that tell when
- * Debezium's schema history is complete). While the backlogs are written the server runs with
- * {@code innodb_flush_log_at_trx_commit=0} and {@code sync_binlog=0}, which changes nothing in the
- * binlog but the time it takes to write it; the one-row backlog's updates are run by the server
- * itself ({@link ServerSideUpdates}).
+ * Debezium's schema history is complete). The server runs the updates itself, {@code clients}
+ * sequences of transactions at once ({@link ServerSideUpdates}).
  *
  * @param schema the schema
  * @param history Debezium's schema history file, or {@code null} when Debezium does not run
@@ -79,16 +71,9 @@ record IngestionBacklogs(String schema, String history, List<Backlog> all) {
 		for (int from = 0; from < ids.length; from += perTransaction) {
 			Arrays.sort(ids, from, Math.min(ids.length, from + perTransaction));
 		}
-		Map<String, String> saved = ServerSideUpdates.globals(server, "innodb_flush_log_at_trx_commit", "sync_binlog");
-		ServerSideUpdates.setGlobals(server, Map.of("innodb_flush_log_at_trx_commit", "0", "sync_binlog", "0"));
 		List<Backlog> all = new ArrayList<>();
-		try {
-			all.add(generate(context, perTransaction + " changes/transaction", ids, perTransaction));
-			all.add(generate(context, "1 change/transaction", ids, 1));
-		}
-		finally {
-			ServerSideUpdates.setGlobals(server, saved);
-		}
+		all.add(generate(context, perTransaction + " changes/transaction", ids, perTransaction));
+		all.add(generate(context, "1 change/transaction", ids, 1));
 		return new IngestionBacklogs(SCHEMA, history, all);
 	}
 
@@ -129,22 +114,17 @@ record IngestionBacklogs(String schema, String history, List<Backlog> all) {
 		Position from = fileOffset(head);
 		int clients = context.settings().number("clients");
 		int transactions = (ids.length + perTransaction - 1) / perTransaction;
-		long started = System.nanoTime();
-		if (perTransaction == 1) {
-			List<int[]> perClient = new ArrayList<>();
-			for (int client = 0; client < clients; client++) {
-				int[] mine = new int[(ids.length - client + clients - 1) / clients];
-				for (int i = 0; i < mine.length; i++) {
-					mine[i] = ids[client + i * clients];
+		List<int[]> perClient = new ArrayList<>();
+		for (int client = 0; client < clients; client++) {
+			IntStream.Builder mine = IntStream.builder();
+			for (int tx = client; tx < transactions; tx += clients) {
+				for (int i = tx * perTransaction; i < Math.min(ids.length, (tx + 1) * perTransaction); i++) {
+					mine.add(ids[i]);
 				}
-				perClient.add(mine);
 			}
-			ServerSideUpdates.run(server, new TableId(SCHEMA, TABLE), perClient);
+			perClient.add(mine.build().toArray());
 		}
-		else {
-			writeTransactions(server, ids, perTransaction, clients, transactions);
-		}
-		double seconds = seconds(started);
+		double seconds = ServerSideUpdates.run(server, new TableId(SCHEMA, TABLE), perClient, perTransaction);
 		Position to = fileOffset(SourceQueries.headFileOffset(pool));
 		long bytes = bytesBetween(from, to, SourceQueries.binaryLogs(pool));
 		String gtids = (head.gtids() != null) ? head.gtids().replaceAll("\\s", "") : "";
@@ -152,63 +132,6 @@ record IngestionBacklogs(String schema, String history, List<Backlog> all) {
 		context.say(String.format("wrote backlog %s: %,d changes in %,d transactions from %d clients in %.1f s; "
 				+ "binlog %s to %s, %,d bytes", name, ids.length, transactions, clients, seconds, from, to, bytes));
 		return backlog;
-	}
-
-	/** Each client commits every {@code clients}-th transaction of {@code perTransaction} updates. */
-	private static void writeTransactions(TestDatabaseServer server, int[] ids, int perTransaction, int clients,
-			int transactions) throws Exception {
-		String sql = "UPDATE " + SCHEMA + "." + TABLE + " SET k = k + 1 WHERE id = ?";
-		ExecutorService writers = Executors.newFixedThreadPool(clients);
-		try {
-			List<Future<?>> done = new ArrayList<>();
-			for (int client = 0; client < clients; client++) {
-				int mine = client;
-				done.add(writers.submit(() -> {
-					try (Connection connection = DriverManager.getConnection(server.jdbcUrl(null), server.username(),
-							server.password()); PreparedStatement update = connection.prepareStatement(sql)) {
-						connection.setAutoCommit(false);
-						for (int tx = mine; tx < transactions; tx += clients) {
-							int first = tx * perTransaction;
-							commitRetryingDeadlocks(connection, update, ids, first,
-									Math.min(ids.length, first + perTransaction));
-						}
-					}
-					return null;
-				}));
-			}
-			for (Future<?> future : done) {
-				future.get();
-			}
-		}
-		finally {
-			writers.shutdownNow();
-		}
-	}
-
-	/**
-	 * Updates the ids in one transaction, again from its start when the server picked it as a
-	 * deadlock victim (rolled back, so it never reached the binlog).
-	 */
-	private static void commitRetryingDeadlocks(Connection connection, PreparedStatement update, int[] ids, int first,
-			int end) throws SQLException {
-		for (int attempt = 1;; attempt++) {
-			try {
-				for (int i = first; i < end; i++) {
-					update.setInt(1, ids[i]);
-					update.addBatch();
-				}
-				update.executeBatch();
-				connection.commit();
-				return;
-			}
-			catch (BatchUpdateException ex) {
-				update.clearBatch();
-				connection.rollback();
-				if (ex.getErrorCode() != 1213 || attempt >= 10) {
-					throw ex;
-				}
-			}
-		}
 	}
 
 	private static Position fileOffset(Position head) {
