@@ -19,10 +19,10 @@ import io.tributary.test.TestDatabaseServer;
 /**
  * What the apply scenario writes on the source: {@code sbtest.sbtest1} in sysbench's shape, then
  * backlogs of single-row {@code UPDATE sbtest1 SET k = k + 1 WHERE id = ?} transactions in
- * auto-commit mode, so each update is one transaction in the binlog: {@code applyClients} sequences of
- * ids, run by the server itself for a backlog ({@link #write}) or sent by as many connections while a
- * pipeline streams ({@link #stream}). An update's id is uniform over all rows, or, for a share of the transactions, one of
- * {@code hotKeys} hot ids spread over the table. The ids a backlog touched are kept: their final
+ * auto-commit mode, so each update is one transaction in the binlog: {@code applyClients} sequences
+ * of ids, run by the server itself for a backlog ({@link #write}) or sent by as many connections
+ * while a pipeline streams ({@link #stream}). An update's id is uniform over all rows, or, for a
+ * share of the transactions, one of {@code hotKeys} hot ids spread over the table. The ids a backlog touched are kept: their final
  * rows are what the target's own write of the backlog writes. The kafka scenario writes the same
  * backlog into a table of its own.
  */
