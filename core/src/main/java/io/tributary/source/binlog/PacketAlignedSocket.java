@@ -38,6 +38,9 @@ final class PacketAlignedSocket extends Socket {
 
 		private final byte[] buffer;
 
+		/** Where a single-byte read lands, so that it allocates nothing. */
+		private final byte[] single = new byte[1];
+
 		private int offset;
 
 		private int limit;
@@ -68,8 +71,7 @@ final class PacketAlignedSocket extends Socket {
 
 		@Override
 		public int read() throws IOException {
-			byte[] one = new byte[1];
-			return (read(one, 0, 1) == 1) ? (one[0] & 0xFF) : -1;
+			return (read(this.single, 0, 1) == 1) ? (this.single[0] & 0xFF) : -1;
 		}
 
 		@Override
