@@ -86,6 +86,10 @@ class KafkaChangelogIT {
 			Await.until("ledger rows written while the broker is down", WAIT, () -> ledger.inserted() >= atStop + 30);
 			Instant later = Instant.now();
 			Await.until("a checkpoint written after those rows", WAIT, () -> savedAfter(pipeline, kafka, later));
+			// Those rows reach a flush of their own only when the reader gets to them, which may be
+			// after another table's failing flush; the restart waits until one of theirs failed.
+			Await.until("a ledger flush failed while the broker is down", WAIT,
+					() -> status(pipeline, kafka, "ledger").flushes().failed() > 0);
 			TableCheckpoint checkpoint = kafka.checkpoint("ledger");
 			Set<String> onDisk = keysOf(broker.recordsOnDisk("ledger"));
 			Map<Long, Position> covered = ledger.committedUpTo(checkpoint.position());
