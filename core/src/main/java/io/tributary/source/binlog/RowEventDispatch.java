@@ -40,6 +40,11 @@ final class RowEventDispatch {
 
 	private final Map<TableId, TableLayout> layouts = new ConcurrentHashMap<>();
 
+	/** The layout {@link #keyMask} was made for: the last one asked of {@link #keyColumns(long)}. */
+	private TableLayout maskedLayout;
+
+	private boolean[] keyMask;
+
 	/** Table id to table map, bounded like the server's own cache. */
 	private final Map<Long, TableMapEventData> tableMaps = new LinkedHashMap<>(256, 0.75f, true) {
 
@@ -125,14 +130,30 @@ final class RowEventDispatch {
 		return this.tableMaps;
 	}
 
-	/** Whether the rows of this table id are decoded: its table is subscribed. */
-	boolean isSubscribed(long tableId) {
+	/**
+	 * Whether the rows of this table id are decoded, and which of their columns a before-image needs:
+	 * the key columns of its table when that table is subscribed, {@code null} otherwise. Called by
+	 * the deserializer on the reader thread, once per rows event.
+	 */
+	boolean[] keyColumns(long tableId) {
 		TableMapEventData map = this.tableMaps.get(tableId);
 		if (map == null) {
-			return false;
+			return null;
 		}
 		TableId table = new TableId(map.getDatabase(), map.getTable());
-		return this.layouts.containsKey(table) && !skips(table);
+		TableLayout layout = this.layouts.get(table);
+		if (layout == null || skips(table)) {
+			return null;
+		}
+		if (layout != this.maskedLayout) {
+			boolean[] mask = new boolean[layout.columns().size()];
+			for (int column : layout.keyColumns()) {
+				mask[column] = true;
+			}
+			this.keyMask = mask;
+			this.maskedLayout = layout;
+		}
+		return this.keyMask;
 	}
 
 	/** Forgets which table maps were checked: a new connection checks each table again. */

@@ -75,6 +75,10 @@ class TypeFidelityIT {
 			replication.onSource(insert(11));
 			replication.onSource("UPDATE t SET id = id + 100 WHERE id = 13",
 					"UPDATE t SET vc = CONCAT(vc, '!') WHERE id = 12");
+			// Rows with every type deleted in one event: of a before-image only the key is decoded and
+			// the other cells are read past, so a misread length would shift the next row's key.
+			replication.onSource(insert(21));
+			replication.onSource("DELETE FROM t WHERE id BETWEEN 21 AND 23");
 			pipeline.awaitCaughtUp();
 			assertThat(pipeline.table().lastError()).isNull();
 			replication.assertEqual("t");
