@@ -54,20 +54,19 @@ import io.tributary.test.TestDatabaseServer;
  *   <li>{@code sbtest.sbtest1} is loaded with {@code applyRows} rows on the source
  *       ({@link ApplyWorkload}). The replica replicates the load and stops; a Tributary pipeline
  *       snapshots the table, catches up and stops, which saves its checkpoint.
- *   <li>Per backlog shape, both copies of the table and both positions are saved aside, then the
- *       backlog is written with both stopped: {@code applyBacklog} uniform transactions, then
+ *   <li>Per backlog shape, Tributary's target table is copied aside (for the first shape only:
+ *       later shapes start from the copy the target's own write left), then the backlog is written
+ *       with both systems stopped at the head: {@code applyBacklog} uniform transactions, then
  *       {@code applyMixBacklog} of which {@code applyMixHotPercent} percent hit the {@code hotKeys}
  *       hot ids (the hot-row mix).
- *   <li>For each worker count (the mix: the default), the target table and the checkpoint are put
- *       back; a pipeline with that apply concurrency is timed from start until
- *       {@link Pipeline#awaitCaughtUp(Duration)} returns. For the uniform shape one more run at the
- *       default concurrency detects caught up by polling the status instead, which does not wake the
- *       catch-up loop. The replica's table and position are put back likewise and it is timed
- *       until its SQL thread has executed the head.
+ *   <li>For each worker count (the mix: the default), a pipeline with that apply concurrency is
+ *       timed from start until {@link Pipeline#awaitCaughtUp(Duration)} returns; before the second
+ *       and later counts the target table and the checkpoint are put back. The replica is timed
+ *       once from where it stopped, until its SQL thread has executed the head.
  *   <li>The physical limits: the raw read of the backlog's stretch of binlog (binlog client, bodies
  *       skipped, a JVM of its own, fastest of {@code 1 + warmRounds} rounds), and the target's own
- *       {@code REPLACE INTO t SELECT * FROM staging} into the table as it was before the backlog,
- *       staging holding exactly the backlog's final rows (the distinct ids it updated).
+ *       {@code REPLACE INTO t SELECT * FROM staging} into the copy of the table as it was before the
+ *       backlog, staging holding exactly the backlog's final rows (the distinct ids it updated).
  *   <li>Hot rows: {@code hotUpdates} transactions over the hot ids, once as a backlog (for a
  *       stopped pipeline and for the replica) and once while a pipeline streams; events read
  *       against rows written.
@@ -90,8 +89,6 @@ final class ApplyBacklogRun implements AutoCloseable {
 	private static final int DEFAULT_WORKERS = ParallelApplier.DEFAULT_CONCURRENCY;
 
 	private static final TableId SOURCE_TABLE = ApplyWorkload.SOURCE_TABLE;
-
-	private static final TableId REPLICA_COPY = new TableId("replica_base", "sbtest1");
 
 	private static final TableId TARGET_TABLE = new TableId("tributary_target", "sbtest1");
 
@@ -138,6 +135,9 @@ final class ApplyBacklogRun implements AutoCloseable {
 	private final StringBuilder log = new StringBuilder();
 
 	private int nextServerId = 1001;
+
+	/** Whether {@link #TARGET_COPY} holds what {@link #TARGET_TABLE} holds, so a shape need not copy it. */
+	private boolean baseCurrent;
 
 	ApplyBacklogRun(ScenarioContext context, NativeReplica replica) {
 		this.context = context;
@@ -195,10 +195,10 @@ final class ApplyBacklogRun implements AutoCloseable {
 
 		List<Shape> shapes = new ArrayList<>();
 		shapes.add(shape(String.format("%,d single-row transactions on %,d rows", this.backlog, rows), this.backlog, 0,
-				1000, this.workerCounts, true));
+				1000, this.workerCounts));
 		shapes.add(shape(String.format("%,d single-row transactions, %d%% on %d hot ids, on %,d rows", this.mixBacklog,
 				this.mixHotPercent, this.workload.hotKeys(), rows), this.mixBacklog, this.mixHotPercent / 100.0, 4000,
-				new int[] { DEFAULT_WORKERS }, false));
+				new int[] { DEFAULT_WORKERS }));
 
 		// Hot rows as a backlog: the pipeline (checkpoint) and the replica both stopped at the head.
 		Position beforeHot = SourceQueries.head(this.admin);
@@ -206,7 +206,7 @@ final class ApplyBacklogRun implements AutoCloseable {
 		Position afterHot = SourceQueries.head(this.admin);
 		say(String.format("Hot backlog: %,d transactions over %d ids in %.1f s; binlog %s to %s", this.hotUpdates,
 				this.workload.hotKeys(), hot.seconds(), beforeHot, afterHot));
-		Run hotBacklog = tributary("Tributary, hot backlog", DEFAULT_WORKERS, this.hotUpdates, true);
+		Run hotBacklog = tributary("Tributary, hot backlog", DEFAULT_WORKERS, this.hotUpdates);
 		say(hotBacklog.describe());
 		Run replicaHot = replicaApply(beforeHot, afterHot, this.hotUpdates);
 		say("Hot backlog: " + replicaHot.describe());
@@ -234,14 +234,16 @@ final class ApplyBacklogRun implements AutoCloseable {
 	 * @param hotShare share of the transactions that hit a hot id
 	 * @param seed seed of the clients' ids
 	 * @param workerCounts apply concurrencies of the timed Tributary runs
-	 * @param polled whether to add a run detected as caught up by polling the status
 	 */
-	private Shape shape(String name, int count, double hotShare, long seed, int[] workerCounts, boolean polled)
-			throws Exception {
+	private Shape shape(String name, int count, double hotShare, long seed, int[] workerCounts) throws Exception {
+		// Both stand at the head: Tributary's target table and checkpoint, and the replica's table and
+		// position. Each system applies the backlog once from there, so only Tributary's second and
+		// later runs need the table put back, from a copy that the target's own write then reuses.
 		String checkpoint = checkpoint();
-		copyTable(TARGET_TABLE, TARGET_COPY);
+		if (!this.baseCurrent) {
+			copyTable(TARGET_TABLE, TARGET_COPY);
+		}
 		Position replicaStart = this.replica.status().executed();
-		copyTable(SOURCE_TABLE, REPLICA_COPY);
 
 		Position before = SourceQueries.head(this.admin);
 		long transactionsBefore = ServerSideUpdates.transactionsLogged(this.server);
@@ -258,20 +260,17 @@ final class ApplyBacklogRun implements AutoCloseable {
 		}
 
 		List<Run> runs = new ArrayList<>();
-		for (int workers : workerCounts) {
+		for (int i = 0; i < workerCounts.length; i++) {
+			int workers = workerCounts[i];
+			boolean restore = i > 0;
 			runs.add(measure("Tributary, " + workers + " workers", () -> {
-				restoreTarget(checkpoint);
-				return tributary("Tributary", workers, count, false);
+				if (restore) {
+					restoreTarget(checkpoint);
+				}
+				return tributary("Tributary", workers, count);
 			}));
 		}
-		Run passive = !polled ? null : measure("Tributary, " + DEFAULT_WORKERS + " workers, status polling", () -> {
-			restoreTarget(checkpoint);
-			return tributary("Tributary, status polled", DEFAULT_WORKERS, count, true);
-		});
-		Run replicaRun = measure(this.replica.name(), () -> {
-			restoreReplica(replicaStart);
-			return replicaApply(before, after, count);
-		});
+		Run replicaRun = measure(this.replica.name(), () -> replicaApply(before, after, count));
 		String sourceSum = checksum(this.admin, SOURCE_TABLE);
 		String replicaSum = checksum(this.target, SOURCE_TABLE);
 		String tributarySum = checksum(this.target, TARGET_TABLE);
@@ -283,11 +282,11 @@ final class ApplyBacklogRun implements AutoCloseable {
 			.reduce((a, b) -> a + ", " + b).orElse("");
 		double writeSeconds = targetWrite(backlog.touched());
 		Limits limits = new Limits(rawSeconds, rawRounds, writeSeconds, backlog.distinctKeys());
-		String writtenSum = checksum(this.target, TARGET_TABLE);
+		String writtenSum = checksum(this.target, TARGET_COPY);
 		String checks = String.format("source %s, %s %s, Tributary target %s, after the target's own write %s",
 				sourceSum, this.replica.name(), replicaSum, tributarySum, writtenSum);
 		say("Physical limits: " + limits.describe() + "; checksums " + checks);
-		return new Shape(name, backlog, logged, bytes, runs, passive, replicaRun, limits, checks);
+		return new Shape(name, backlog, logged, bytes, runs, replicaRun, limits, checks);
 	}
 
 	/** Records the figures of every shape and of the hot rows, and what bounds them. */
@@ -295,9 +294,6 @@ final class ApplyBacklogRun implements AutoCloseable {
 		String flavor = this.context.flavor();
 		for (Shape shape : shapes) {
 			List<Run> all = new ArrayList<>(shape.runs());
-			if (shape.polled() != null) {
-				all.add(shape.polled());
-			}
 			all.add(shape.replica());
 			for (Run run : all) {
 				this.context.record(ResultRow.measured("apply", flavor, shape.name(), run.system() + ", " + run.workers()
@@ -346,9 +342,9 @@ final class ApplyBacklogRun implements AutoCloseable {
 	/**
 	 * Times the target server's own write of a backlog's final rows: staging is filled with the
 	 * target table's rows of the touched ids (the table holds the final state after the catch-up
-	 * runs), the table is put back to its state before the backlog, and
-	 * {@code REPLACE INTO t SELECT * FROM staging} is timed. The table holds the final state again
-	 * afterwards.
+	 * runs), and {@code REPLACE INTO t SELECT * FROM staging} is timed on the copy of the table as it
+	 * was before the backlog, of the same definition and in the same buffer pool. The copy holds the
+	 * final state afterwards, as the table does, so the next shape starts from it without copying.
 	 * @return seconds the statement took
 	 */
 	private double targetWrite(BitSet touched) throws Exception {
@@ -370,13 +366,13 @@ final class ApplyBacklogRun implements AutoCloseable {
 		}
 		execute(this.target, "INSERT INTO " + STAGING.quoted() + " SELECT t.* FROM " + TARGET_TABLE.quoted()
 				+ " t JOIN " + STAGING_IDS.quoted() + " s ON s.id = t.id");
-		copyTable(TARGET_COPY, TARGET_TABLE);
 		flushDirtyPages();
 		awaitQuiet();
 		long started = System.nanoTime();
-		execute(this.target, "REPLACE INTO " + TARGET_TABLE.quoted() + " SELECT * FROM " + STAGING.quoted());
+		execute(this.target, "REPLACE INTO " + TARGET_COPY.quoted() + " SELECT * FROM " + STAGING.quoted());
 		double elapsed = seconds(started);
 		execute(this.target, "DROP TABLE " + STAGING.quoted(), "DROP TABLE " + STAGING_IDS.quoted());
+		this.baseCurrent = true;
 		return elapsed;
 	}
 
@@ -401,27 +397,18 @@ final class ApplyBacklogRun implements AutoCloseable {
 
 	/**
 	 * Applies the backlog with a fresh pipeline of the given concurrency and times it from
-	 * {@link Pipeline#start()} until caught up with the head read just before.
-	 * @param polled detect caught up by polling the status, which leaves the pipeline's flush
-	 * cadence alone; otherwise by {@link Pipeline#awaitCaughtUp(Duration)}, which wakes the
-	 * catch-up loop every 20 ms while it waits
+	 * {@link Pipeline#start()} until {@link Pipeline#awaitCaughtUp(Duration)} returns.
 	 */
-	private Run tributary(String system, int workers, int transactions, boolean polled) throws Exception {
+	private Run tributary(String system, int workers, int transactions) throws Exception {
 		try (HikariDataSource targetPool = targetPool(workers + 4)) {
 			flushDirtyPages();
 			awaitQuiet();
-			Position head = SourceQueries.head(this.sourcePool);
 			Pipeline pipeline = new Pipeline(settings(workers), this.sourcePool, targetPool);
 			CpuMeter.Sample cpu = this.meter.sample();
 			ThreadCpu threads = ThreadCpu.now();
 			long started = System.nanoTime();
 			pipeline.start();
-			if (polled) {
-				awaitConfirmed(pipeline, head);
-			}
-			else {
-				pipeline.awaitCaughtUp(LONG_WAIT);
-			}
+			pipeline.awaitCaughtUp(LONG_WAIT);
 			double elapsed = seconds(started);
 			CpuMeter.Share share = cpu.untilNow(this.meter);
 			String breakdown = threads.since();
@@ -571,16 +558,6 @@ final class ApplyBacklogRun implements AutoCloseable {
 				throw new IllegalStateException("Checkpoint row of " + SOURCE_TABLE + " not found");
 			}
 		}
-	}
-
-	/**
-	 * Puts the replica's table and position back to where they were before the backlog. Changing
-	 * the position drops the relay logs, so the backlog is fetched from the source again.
-	 */
-	private void restoreReplica(Position from) throws SQLException {
-		copyTable(REPLICA_COPY, SOURCE_TABLE);
-		this.replica.replicateFrom(this.server.host(), this.server.port(), this.server.username(),
-				this.server.password(), from);
 	}
 
 	/**

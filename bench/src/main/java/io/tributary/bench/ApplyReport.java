@@ -99,13 +99,12 @@ final class ApplyReport {
 	 * @param gtids transactions the source logged for it
 	 * @param bytes its binlog bytes
 	 * @param runs Tributary's catch-up runs, awaited with {@code awaitCaughtUp}
-	 * @param polled Tributary's run detected as caught up by polling the status, or {@code null}
 	 * @param replica the native replica's run
 	 * @param limits the physical limits
 	 * @param checks what the checksums said
 	 */
-	record Shape(String name, ApplyWorkload.Backlog backlog, long gtids, long bytes, List<Run> runs, Run polled,
-			Run replica, Limits limits, String checks) {
+	record Shape(String name, ApplyWorkload.Backlog backlog, long gtids, long bytes, List<Run> runs, Run replica,
+			Limits limits, String checks) {
 
 		Run best() {
 			return this.runs.stream().max(Comparator.comparingDouble(Run::rate)).orElseThrow();
@@ -179,17 +178,13 @@ final class ApplyReport {
 			for (Run run : shape.runs()) {
 				row(out, shape, run);
 			}
-			if (shape.polled() != null) {
-				row(out, shape, shape.polled());
-			}
 			row(out, shape, shape.replica());
 			out.append("\nPhysical limits: ").append(shape.limits().describe()).append(". Checks: ")
 				.append(shape.checks()).append(".\n\n");
 		}
 		out.append("changes/s = backlog transactions / seconds from start until caught up with the source head ")
-			.append("(Tributary: `Pipeline.start()` until `awaitCaughtUp` returns; \"status polled\": until the ")
-			.append("status shows the head confirmed, without `awaitCaughtUp`'s wake-ups of the catch-up loop; ")
-			.append("replica: `START SLAVE`/`START REPLICA` until its executed source position is at the head). ")
+			.append("(Tributary: `Pipeline.start()` until `awaitCaughtUp` returns; replica: `START SLAVE`/")
+			.append("`START REPLICA` until its executed source position is at the head). ")
 			.append("The floor is max(raw read, target's own write). Target writes are the pipeline's ")
 			.append("`rowsUpserted`; the replica writes one row per event. CPU columns are shares of both cores ")
 			.append("during the run; \"other processes\" is what processes other than this JVM and the two servers ")

@@ -35,7 +35,7 @@ public record BenchSettings(String mode, List<String> servers, List<String> scen
 			{ "perTransaction", "100", "100", "updates per transaction in the batched ingestion backlog" },
 			{ "tableRows", "1000000", "2000", "rows of the ingestion table the updates hit" },
 			{ "clients", "4", "2", "connections that write a backlog" },
-			{ "warmRounds", "3", "1", "reads of a backlog after the cold one, in the same JVM" },
+			{ "warmRounds", "2", "1", "reads of a backlog after the cold one, in the same JVM" },
 			{ "childHeap", "2g", "512m", "heap of each reader JVM (-Xmx)" },
 			{ "childTimeoutMinutes", "20", "5", "longest a reader JVM may run before it is killed" },
 			{ "snapshotRows", "1000000", "2000", "rows of the snapshot table" },
@@ -48,7 +48,7 @@ public record BenchSettings(String mode, List<String> servers, List<String> scen
 			{ "hotKeys", "10", "10", "ids the hot-row updates hit" },
 			{ "hotUpdates", "100000", "500", "hot-row update transactions" },
 			{ "replicaThreads", "4", "2", "parallel applier threads of the native replica" },
-			{ "replicaSeconds", "60", "60", "longest the native replica applies a backlog; its rate is what it applied by then" },
+			{ "replicaSeconds", "30", "30", "longest the native replica applies a backlog; its rate is what it applied by then" },
 			{ "applyMixBacklog", "300000", "2000", "single-row update transactions in the apply scenario's hot-row mix" },
 			{ "applyMixHotPercent", "50", "50", "percent of the mix's transactions that hit a hot id" },
 			{ "kafkaPartitions", "4", "2", "partitions of the kafka scenario's topic" },
@@ -63,7 +63,7 @@ public record BenchSettings(String mode, List<String> servers, List<String> scen
 			{ "memoryChanges", "5000000", "20000", "row changes in the memory scenario's burst" },
 			{ "memoryRows", "1000000", "5000", "rows of the memory scenario's table the burst updates" },
 			{ "memorySoftLimitMb", "64", "1", "cdc.buffer.soft-limit of the memory runs, in MB" },
-			{ "memoryListenerMicrosPerChange", "20", "20", "pause of the slow ChangeListener per change of a batch, in microseconds" },
+			{ "memoryListenerMicrosPerChange", "10", "10", "pause of the slow ChangeListener per change of a batch, in microseconds" },
 			{ "memorySampleMillis", "20", "20", "pause of the live-heap sampler between two readings" } };
 
 	/** Reads the settings from system properties. */
