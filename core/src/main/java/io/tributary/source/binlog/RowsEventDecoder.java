@@ -24,6 +24,8 @@ import com.github.shyiko.mysql.binlog.io.ByteArrayInputStream;
  * <ul>
  * <li>Row images of tables no one subscribed to are not decoded at all: after the table id the
  * rest of the event is skipped, which is most of the cost of reading a busy binlog.</li>
+ * <li>A subscribed rows event is read from the stream in one piece and decoded from an array
+ * ({@link ArrayCursor}), not a byte at a time through the stream.</li>
  * <li>Of a before-image (the first image of an update, the image of a delete) only the key columns
  * are decoded: nothing else of it is used. The other cells are read past without building values.</li>
  * <li>Column types are looked up in an array, not the stock decoder's map of boxed codes, once per
@@ -62,6 +64,9 @@ final class RowsEventDecoder extends AbstractRowsEventDataDeserializer<DecodedRo
 	/** Where skipped bytes are read to; each decoder is used on the reader thread only. */
 	private final byte[] scratch = new byte[4096];
 
+	/** The body of the subscribed rows event being decoded. */
+	private final ArrayCursor body = new ArrayCursor();
+
 	/** The null bitmap of the row image being read, grown to the widest table. */
 	private byte[] nulls = new byte[8];
 
@@ -86,8 +91,10 @@ final class RowsEventDecoder extends AbstractRowsEventDataDeserializer<DecodedRo
 			discard(in, in.available());
 			return new DecodedRows(tableId, false, 0, List.of(), List.of(), null);
 		}
+		int length = in.available();
+		in.fill(this.body.reset(length), 0, length);
 		try {
-			return decode(tableId, keys, in);
+			return decode(tableId, keys, this.body);
 		}
 		catch (EOFException | SocketException ex) {
 			throw ex;
@@ -98,11 +105,11 @@ final class RowsEventDecoder extends AbstractRowsEventDataDeserializer<DecodedRo
 		}
 	}
 
-	private DecodedRows decode(long tableId, boolean[] keys, ByteArrayInputStream in) throws IOException {
+	private DecodedRows decode(long tableId, boolean[] keys, ArrayCursor in) throws IOException {
 		in.readInteger(2); // flags
 		if (this.extraInformation) {
 			int extraLength = in.readInteger(2);
-			discard(in, extraLength - 2);
+			in.discard(extraLength - 2);
 		}
 		int columnCount = in.readPackedInteger();
 		BitSet firstImageColumns = in.readBitSet(columnCount, true);
@@ -137,7 +144,7 @@ final class RowsEventDecoder extends AbstractRowsEventDataDeserializer<DecodedRo
 	 * @param keys which columns to decode, the other cells read past and left {@code null}; or
 	 * {@code null} to decode every cell
 	 */
-	private Serializable[] row(TableMapEventData map, boolean[] keys, ByteArrayInputStream in) throws IOException {
+	private Serializable[] row(TableMapEventData map, boolean[] keys, ArrayCursor in) throws IOException {
 		byte[] types = map.getColumnTypes();
 		int[] metadata = map.getColumnMetadata();
 		int count = types.length;
@@ -192,18 +199,18 @@ final class RowsEventDecoder extends AbstractRowsEventDataDeserializer<DecodedRo
 	}
 
 	/** Reads past one cell; string-like cells without building a value, others decoded and dropped. */
-	private void skipCell(ColumnType type, int meta, int length, ByteArrayInputStream in) throws IOException {
+	private void skipCell(ColumnType type, int meta, int length, ArrayCursor in) throws IOException {
 		switch (type) {
-			case STRING -> discard(in, (length < 256) ? in.readInteger(1) : in.readInteger(2));
-			case VARCHAR, VAR_STRING -> discard(in, (meta < 256) ? in.readInteger(1) : in.readInteger(2));
-			case BLOB, GEOMETRY, JSON -> discard(in, in.readInteger(meta));
+			case STRING -> in.discard((length < 256) ? in.readInteger(1) : in.readInteger(2));
+			case VARCHAR, VAR_STRING -> in.discard((meta < 256) ? in.readInteger(1) : in.readInteger(2));
+			case BLOB, GEOMETRY, JSON -> in.discard(in.readInteger(meta));
 			default -> deserializeCell(type, meta, length, in);
 		}
 	}
 
 	/**
-	 * Reads past {@code length} bytes of the event into a scratch buffer. The stream's own skip
-	 * allocates a buffer on every call, once or more per event on the reader's hottest path.
+	 * Reads past {@code length} bytes of an unsubscribed event into a scratch buffer. The stream's
+	 * own skip allocates a buffer on every call, once or more per event on the reader's hottest path.
 	 */
 	private void discard(ByteArrayInputStream in, int length) throws IOException {
 		for (int left = length; left > 0;) {
