@@ -1,6 +1,5 @@
 package io.tributary.source;
 
-import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -58,9 +57,22 @@ public record TableId(String schema, String table) {
 				&& this.table.equalsIgnoreCase(other.table);
 	}
 
+	/**
+	 * A hash that agrees with {@link #equals(Object)}: each character folded as
+	 * {@link String#equalsIgnoreCase(String)} folds it. Computed without building lower-case copies:
+	 * the reader looks tables up by id once or more per row event.
+	 */
 	@Override
 	public int hashCode() {
-		return this.schema.toLowerCase(Locale.ROOT).hashCode() * 31 + this.table.toLowerCase(Locale.ROOT).hashCode();
+		return foldedHash(this.schema) * 31 + foldedHash(this.table);
+	}
+
+	private static int foldedHash(String text) {
+		int hash = 0;
+		for (int i = 0; i < text.length(); i++) {
+			hash = 31 * hash + Character.toLowerCase(Character.toUpperCase(text.charAt(i)));
+		}
+		return hash;
 	}
 
 	@Override

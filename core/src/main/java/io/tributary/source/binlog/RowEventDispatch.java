@@ -40,10 +40,11 @@ final class RowEventDispatch {
 
 	private final Map<TableId, TableLayout> layouts = new ConcurrentHashMap<>();
 
-	/** The layout {@link #keyMask} was made for: the last one asked of {@link #keyColumns(long)}. */
-	private TableLayout maskedLayout;
+	/** The last map asked of {@link #tableOf} and the table it names, as one pair. */
+	private Named named;
 
-	private boolean[] keyMask;
+	/** The last layout asked of {@link #keyColumns(long)} and its key columns, as one pair. */
+	private KeyMask keyMask;
 
 	/** Table id to table map, bounded like the server's own cache. */
 	private final Map<Long, TableMapEventData> tableMaps = new LinkedHashMap<>(256, 0.75f, true) {
@@ -131,6 +132,19 @@ final class RowEventDispatch {
 	}
 
 	/**
+	 * The table a map names. The table map reader gives back the same map object while a table's
+	 * map repeats, so the last one is remembered: this runs once or more per row event.
+	 */
+	private TableId tableOf(TableMapEventData map) {
+		Named last = this.named;
+		if (last == null || last.map() != map) {
+			last = new Named(map, new TableId(map.getDatabase(), map.getTable()));
+			this.named = last;
+		}
+		return last.table();
+	}
+
+	/**
 	 * Whether the rows of this table id are decoded, and which of their columns a before-image needs:
 	 * the key columns of its table when that table is subscribed, {@code null} otherwise. Called by
 	 * the deserializer on the reader thread, once per rows event.
@@ -140,20 +154,21 @@ final class RowEventDispatch {
 		if (map == null) {
 			return null;
 		}
-		TableId table = new TableId(map.getDatabase(), map.getTable());
+		TableId table = tableOf(map);
 		TableLayout layout = this.layouts.get(table);
 		if (layout == null || skips(table)) {
 			return null;
 		}
-		if (layout != this.maskedLayout) {
+		KeyMask last = this.keyMask;
+		if (last == null || last.layout() != layout) {
 			boolean[] mask = new boolean[layout.columns().size()];
 			for (int column : layout.keyColumns()) {
 				mask[column] = true;
 			}
-			this.keyMask = mask;
-			this.maskedLayout = layout;
+			last = new KeyMask(layout, mask);
+			this.keyMask = last;
 		}
-		return this.keyMask;
+		return last.mask();
 	}
 
 	/** Forgets which table maps were checked: a new connection checks each table again. */
@@ -171,7 +186,7 @@ final class RowEventDispatch {
 		if (map == null) {
 			return;
 		}
-		TableId table = new TableId(map.getDatabase(), map.getTable());
+		TableId table = tableOf(map);
 		TableLayout layout = this.layouts.get(table);
 		if (layout == null || skips(table)) {
 			return;
@@ -303,6 +318,14 @@ final class RowEventDispatch {
 		this.layouts.remove(table);
 		logger.error(message);
 		this.handler.onTableFailed(table, new IllegalStateException(message));
+	}
+
+	private record Named(TableMapEventData map, TableId table) {
+
+	}
+
+	private record KeyMask(TableLayout layout, boolean[] mask) {
+
 	}
 
 }
