@@ -35,7 +35,7 @@ public record BenchSettings(String mode, List<String> servers, List<String> scen
 			{ "perTransaction", "100", "100", "updates per transaction in the batched ingestion backlog" },
 			{ "tableRows", "1000000", "2000", "rows of the ingestion table the updates hit" },
 			{ "clients", "4", "2", "connections that write a backlog" },
-			{ "warmRounds", "2", "1", "reads of a backlog after the cold one, in the same JVM" },
+			{ "warmRounds", "3", "1", "reads of a backlog after the cold one, in the same JVM" },
 			{ "childHeap", "2g", "512m", "heap of each reader JVM (-Xmx)" },
 			{ "childTimeoutMinutes", "20", "5", "longest a reader JVM may run before it is killed" },
 			{ "snapshotRows", "1000000", "2000", "rows of the snapshot table" },
