@@ -14,8 +14,8 @@ import java.util.Map;
 import java.util.function.LongFunction;
 
 import com.github.shyiko.mysql.binlog.event.TableMapEventData;
-import com.github.shyiko.mysql.binlog.event.deserialization.ColumnType;
 import com.github.shyiko.mysql.binlog.event.deserialization.AbstractRowsEventDataDeserializer;
+import com.github.shyiko.mysql.binlog.event.deserialization.ColumnType;
 import com.github.shyiko.mysql.binlog.io.ByteArrayInputStream;
 
 /**
@@ -43,15 +43,6 @@ final class RowsEventDecoder extends AbstractRowsEventDataDeserializer<DecodedRo
 
 	}
 
-	private final Kind kind;
-
-	private final boolean extraInformation;
-
-	/** Of a subscribed table id, which of its columns are key columns; {@code null} for any other id. */
-	private final LongFunction<boolean[]> keyColumns;
-
-	private final Map<Long, TableMapEventData> tableMaps;
-
 	/** Column types by type code; {@code null} where no type has that code. */
 	private static final ColumnType[] TYPES = new ColumnType[256];
 
@@ -60,6 +51,15 @@ final class RowsEventDecoder extends AbstractRowsEventDataDeserializer<DecodedRo
 			TYPES[type.getCode() & 0xFF] = type;
 		}
 	}
+
+	private final Kind kind;
+
+	private final boolean extraInformation;
+
+	/** Of a subscribed table id, which of its columns are key columns; {@code null} for any other id. */
+	private final LongFunction<boolean[]> keyColumns;
+
+	private final Map<Long, TableMapEventData> tableMaps;
 
 	/** Where skipped bytes are read to; each decoder is used on the reader thread only. */
 	private final byte[] scratch = new byte[4096];
@@ -91,9 +91,9 @@ final class RowsEventDecoder extends AbstractRowsEventDataDeserializer<DecodedRo
 			discard(in, in.available());
 			return new DecodedRows(tableId, false, 0, List.of(), List.of(), null);
 		}
-		int length = in.available();
-		in.fill(this.body.reset(length), 0, length);
 		try {
+			int length = in.available();
+			in.fill(this.body.reset(length), 0, length);
 			return decode(tableId, keys, this.body);
 		}
 		catch (EOFException | SocketException ex) {
@@ -121,7 +121,7 @@ final class RowsEventDecoder extends AbstractRowsEventDataDeserializer<DecodedRo
 		TableMapEventData map = this.tableMaps.get(tableId);
 		if (map == null || map.getColumnTypes().length != columnCount) {
 			throw new IOException("Rows event for table id " + tableId + " carries " + columnCount + " columns, "
-					+ ((map == null) ? "and no table map precedes it" : "its table map "
+					+ ((map == null) ? "and no table map precedes it" : "its table map has "
 							+ map.getColumnTypes().length));
 		}
 		List<Serializable[]> before = new ArrayList<>();

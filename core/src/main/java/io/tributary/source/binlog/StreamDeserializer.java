@@ -1,7 +1,7 @@
 package io.tributary.source.binlog;
 
 import java.io.IOException;
-import java.util.IdentityHashMap;
+import java.util.EnumMap;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -32,7 +32,8 @@ final class StreamDeserializer {
 	 * the reader has everything the source has sent so far
 	 */
 	static EventDeserializer create(RowEventDispatch rows, Consumer<Boolean> readAll) {
-		Map<EventType, EventDataDeserializer> deserializers = new IdentityHashMap<>();
+		// Looked up by the client once per event: an EnumMap indexes its array by the type's ordinal.
+		Map<EventType, EventDataDeserializer> deserializers = new EnumMap<>(EventType.class);
 		EventDeserializer stock = new EventDeserializer();
 		for (EventType type : EventType.values()) {
 			deserializers.put(type, stock.getEventDataDeserializer(type));

@@ -5,16 +5,19 @@
  * (start by GTID or file and offset, TLS, timeouts, heartbeats); {@code TransactionBoundaries}
  * follows the stream and keeps the delivered position; {@code RowEventDispatch} turns row events
  * and schema statements into calls of the change handler; {@code StreamDeserializer} decides what
- * gets decoded; {@code PacketAlignedSocket} hands the client one protocol packet per read, so
- * whether everything the source sent has been read is known without a system call; {@code ReadCounters} counts transactions, row changes by kind and what could not be
- * followed, for the status, with atomics and no lock.
+ * gets decoded; {@code RowsEventDecoder} decodes a subscribed rows event from an
+ * {@code ArrayCursor} holding its whole body, and of a before-image only the key;
+ * {@code PacketAlignedSocket} hands the client one protocol packet per read, so whether everything
+ * the source sent has been read is known without a system call; {@code ReadCounters} counts
+ * transactions, row changes by kind and what could not be followed, for the status, with atomics
+ * and no lock.
  *
  * <p>Invariants: the delivered position moves only at transaction boundaries; a heartbeat moves it
  * only while nothing of a transaction is half read, only forward and only within the file being
  * read, so an idle source still reaches its head; a change is handed over with the boundary
  * before it, which is what the confirm bound is computed from; a row event
- * whose column count differs from the table's layout stops that table instead of misaligning
- * values; a lost connection resumes from the delivered boundary, skipping nothing. A rewind (for a
+ * whose column count differs from the table's layout or its table map stops that table instead of
+ * misaligning values, and so does an event that ends inside a value; a lost connection resumes from the delivered boundary, skipping nothing. A rewind (for a
  * table resumed or restarted by an operator) goes back to an earlier boundary between two
  * connections, moves the delivered position back before the handler hears of it, and has every
  * table subscribed before it skip, undecoded, what precedes the boundary the reader had reached.
