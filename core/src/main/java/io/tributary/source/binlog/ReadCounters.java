@@ -46,11 +46,16 @@ final class ReadCounters {
 
 	/** Counts {@code count} changes of one kind for a table. */
 	void rows(TableId table, int kind, int count) {
+		counts(table).addAndGet(kind, count);
+	}
+
+	/**
+	 * A table's counts, indexed by {@link #INSERT}, {@link #UPDATE}, {@link #DELETE} and
+	 * {@link #TRUNCATE}, for the reader to add to without a lookup per event.
+	 */
+	AtomicLongArray counts(TableId table) {
 		AtomicLongArray counts = this.rows.get(table);
-		if (counts == null) {
-			counts = this.rows.computeIfAbsent(table, (id) -> new AtomicLongArray(4));
-		}
-		counts.addAndGet(kind, count);
+		return (counts != null) ? counts : this.rows.computeIfAbsent(table, (id) -> new AtomicLongArray(4));
 	}
 
 	long transactions() {

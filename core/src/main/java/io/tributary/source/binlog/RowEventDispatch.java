@@ -40,11 +40,16 @@ final class RowEventDispatch {
 
 	private final Map<TableId, TableLayout> layouts = new ConcurrentHashMap<>();
 
-	/** The last map asked of {@link #tableOf} and the table it names, as one pair. */
-	private Named named;
+	/**
+	 * Moves on every change of {@link #layouts} or {@link #skipUntil}, after it is made: a
+	 * {@link ResolvedTable} of the current generation still tells the truth.
+	 */
+	private volatile int generation;
 
-	/** The last layout asked of {@link #keyColumns(long)} and its key columns, as one pair. */
-	private KeyMask keyMask;
+	/** The table id last resolved, and what it resolved to. Reader thread only. */
+	private long lastTableId = -1;
+
+	private ResolvedTable last;
 
 	/** Table id to table map, bounded like the server's own cache. */
 	private final Map<Long, TableMapEventData> tableMaps = new LinkedHashMap<>(256, 0.75f, true) {
@@ -77,11 +82,18 @@ final class RowEventDispatch {
 
 	void subscribe(TableLayout layout) {
 		this.layouts.put(layout.table(), layout);
+		changed();
 	}
 
 	void unsubscribe(TableId table) {
 		this.layouts.remove(table);
 		this.skipUntil.remove(table);
+		changed();
+	}
+
+	/** Marks every resolution made before as stale; called after each change of the subscriptions. */
+	private synchronized void changed() {
+		this.generation++;
 	}
 
 	/** Tells the dispatch where the reader stands, to know when a replay is over for a table. */
@@ -106,6 +118,7 @@ final class RowEventDispatch {
 			this.layouts.put(layout.table(), layout);
 			this.skipUntil.remove(layout.table());
 		}
+		changed();
 	}
 
 	/** Returns whether the reader replays changes the table was handed already. */
@@ -119,6 +132,7 @@ final class RowEventDispatch {
 			return true;
 		}
 		this.skipUntil.remove(table, until);
+		changed();
 		return false;
 	}
 
@@ -132,43 +146,52 @@ final class RowEventDispatch {
 	}
 
 	/**
-	 * The table a map names. The table map reader gives back the same map object while a table's
-	 * map repeats, so the last one is remembered: this runs once or more per row event.
+	 * Resolves a rows event's table id: its map, its table, and whether and how the table's rows are
+	 * wanted. Called by the decoder on the reader thread once per rows event; the table map reader
+	 * gives back the same map object while a table's map repeats, so the last answer serves again
+	 * while the map and the generation are the same.
+	 * @return what the id stands for, or {@code null} when no table map named it
 	 */
-	private TableId tableOf(TableMapEventData map) {
-		Named last = this.named;
-		if (last == null || last.map() != map) {
-			last = new Named(map, new TableId(map.getDatabase(), map.getTable()));
-			this.named = last;
-		}
-		return last.table();
-	}
-
-	/**
-	 * Whether the rows of this table id are decoded, and which of their columns a before-image needs:
-	 * the key columns of its table when that table is subscribed, {@code null} otherwise. Called by
-	 * the deserializer on the reader thread, once per rows event.
-	 */
-	boolean[] keyColumns(long tableId) {
+	ResolvedTable resolve(long tableId) {
 		TableMapEventData map = this.tableMaps.get(tableId);
 		if (map == null) {
 			return null;
 		}
-		TableId table = tableOf(map);
-		TableLayout layout = this.layouts.get(table);
-		if (layout == null || skips(table)) {
-			return null;
-		}
-		KeyMask last = this.keyMask;
-		if (last == null || last.layout() != layout) {
-			boolean[] mask = new boolean[layout.columns().size()];
-			for (int column : layout.keyColumns()) {
-				mask[column] = true;
+		int now = this.generation;
+		ResolvedTable before = this.last;
+		if (before != null && before.map() == map && this.lastTableId == tableId) {
+			if (before.lasting() && before.generation() == now) {
+				return before;
 			}
-			last = new KeyMask(layout, mask);
-			this.keyMask = last;
 		}
-		return last.mask();
+		else {
+			before = null;
+		}
+		TableId table = (before != null) ? before.table() : new TableId(map.getDatabase(), map.getTable());
+		TableLayout layout = this.layouts.get(table);
+		ResolvedTable resolved;
+		if (layout == null) {
+			resolved = new ResolvedTable(now, map, table, null, null, null, true);
+		}
+		else if (this.skipUntil.containsKey(table) && skips(table)) {
+			resolved = new ResolvedTable(now, map, table, null, null, null, false);
+		}
+		else {
+			boolean[] mask = (before != null && before.layout() == layout) ? before.keyMask() : keyMask(layout);
+			resolved = new ResolvedTable(now, map, table, layout, mask, this.counters.counts(table),
+					!this.skipUntil.containsKey(table));
+		}
+		this.lastTableId = tableId;
+		this.last = resolved;
+		return resolved;
+	}
+
+	private static boolean[] keyMask(TableLayout layout) {
+		boolean[] mask = new boolean[layout.columns().size()];
+		for (int column : layout.keyColumns()) {
+			mask[column] = true;
+		}
+		return mask;
 	}
 
 	/** Forgets which table maps were checked: a new connection checks each table again. */
@@ -182,15 +205,17 @@ final class RowEventDispatch {
 	 * @param inXaTransaction whether the event belongs to an XA transaction
 	 */
 	void onRows(DecodedRows rows, Position resumeFrom, boolean inXaTransaction) {
-		TableMapEventData map = this.tableMaps.get(rows.tableId());
-		if (map == null) {
+		ResolvedTable resolved = rows.resolved();
+		if (resolved == null || resolved.generation() != this.generation) {
+			// A subscription changed since the event was decoded: ask again.
+			resolved = resolve(rows.tableId());
+		}
+		if (resolved == null || !resolved.wanted()) {
 			return;
 		}
-		TableId table = tableOf(map);
-		TableLayout layout = this.layouts.get(table);
-		if (layout == null || skips(table)) {
-			return;
-		}
+		TableMapEventData map = resolved.map();
+		TableId table = resolved.table();
+		TableLayout layout = resolved.layout();
 		if (rows.error() != null || !rows.decoded()) {
 			if (rows.error() != null) {
 				this.counters.decodeError();
@@ -219,7 +244,7 @@ final class RowEventDispatch {
 		}
 		long at = this.eventTime.getAsLong();
 		if (!rows.after().isEmpty() && !rows.before().isEmpty()) {
-			this.counters.rows(table, ReadCounters.UPDATE, rows.after().size());
+			resolved.counts().addAndGet(ReadCounters.UPDATE, rows.after().size());
 			for (int i = 0; i < rows.after().size(); i++) {
 				Object[] oldKey = keyOf(rows.before().get(i), layout);
 				Object[] after = canonical(rows.after().get(i), layout);
@@ -231,14 +256,14 @@ final class RowEventDispatch {
 			}
 		}
 		else if (!rows.after().isEmpty()) {
-			this.counters.rows(table, ReadCounters.INSERT, rows.after().size());
+			resolved.counts().addAndGet(ReadCounters.INSERT, rows.after().size());
 			for (Serializable[] raw : rows.after()) {
 				Object[] image = canonical(raw, layout);
 				this.handler.onChange(new RowChange(table, layout.keyOf(image), image, at), resumeFrom);
 			}
 		}
 		else {
-			this.counters.rows(table, ReadCounters.DELETE, rows.before().size());
+			resolved.counts().addAndGet(ReadCounters.DELETE, rows.before().size());
 			for (Serializable[] raw : rows.before()) {
 				this.handler.onChange(new RowChange(table, keyOf(raw, layout), null, at), resumeFrom);
 			}
@@ -259,6 +284,7 @@ final class RowEventDispatch {
 				case ALTER -> {
 					try {
 						this.layouts.put(table, this.handler.onAlter(table, layout, sql));
+						changed();
 					}
 					catch (RuntimeException ex) {
 						if (ex instanceof SchemaException) {
@@ -316,16 +342,9 @@ final class RowEventDispatch {
 
 	private void failTable(TableId table, String message) {
 		this.layouts.remove(table);
+		changed();
 		logger.error(message);
 		this.handler.onTableFailed(table, new IllegalStateException(message));
-	}
-
-	private record Named(TableMapEventData map, TableId table) {
-
-	}
-
-	private record KeyMask(TableLayout layout, boolean[] mask) {
-
 	}
 
 }

@@ -56,10 +56,8 @@ final class RowsEventDecoder extends AbstractRowsEventDataDeserializer<DecodedRo
 
 	private final boolean extraInformation;
 
-	/** Of a subscribed table id, which of its columns are key columns; {@code null} for any other id. */
-	private final LongFunction<boolean[]> keyColumns;
-
-	private final Map<Long, TableMapEventData> tableMaps;
+	/** What a table id stands for; {@code null} for an id no table map named. */
+	private final LongFunction<ResolvedTable> tables;
 
 	/** Where skipped bytes are read to; each decoder is used on the reader thread only. */
 	private final byte[] scratch = new byte[4096];
@@ -71,41 +69,39 @@ final class RowsEventDecoder extends AbstractRowsEventDataDeserializer<DecodedRo
 	private byte[] nulls = new byte[8];
 
 	/**
-	 * @param keyColumns of a table id whose rows are wanted, which of its columns (by position) are
-	 * key columns; {@code null} for a table id whose events are to be skipped
+	 * @param tables what a table id stands for, whose rows are decoded only when they are wanted
 	 */
 	RowsEventDecoder(Kind kind, boolean extraInformation, Map<Long, TableMapEventData> tableMaps,
-			LongFunction<boolean[]> keyColumns) {
+			LongFunction<ResolvedTable> tables) {
 		super(tableMaps);
 		this.kind = kind;
 		this.extraInformation = extraInformation;
-		this.tableMaps = tableMaps;
-		this.keyColumns = keyColumns;
+		this.tables = tables;
 	}
 
 	@Override
 	public DecodedRows deserialize(ByteArrayInputStream in) throws IOException {
 		long tableId = in.readLong(6);
-		boolean[] keys = this.keyColumns.apply(tableId);
-		if (keys == null) {
+		ResolvedTable table = this.tables.apply(tableId);
+		if (table == null || !table.wanted()) {
 			discard(in, in.available());
-			return new DecodedRows(tableId, false, 0, List.of(), List.of(), null);
+			return new DecodedRows(tableId, table, false, 0, List.of(), List.of(), null);
 		}
 		try {
 			int length = in.available();
 			in.fill(this.body.reset(length), 0, length);
-			return decode(tableId, keys, this.body);
+			return decode(tableId, table, this.body);
 		}
 		catch (EOFException | SocketException ex) {
 			throw ex;
 		}
 		catch (IOException | RuntimeException ex) {
 			// Reported per table; the stock client would otherwise drop the event and carry on.
-			return new DecodedRows(tableId, false, 0, List.of(), List.of(), String.valueOf(ex.getMessage()));
+			return new DecodedRows(tableId, table, false, 0, List.of(), List.of(), String.valueOf(ex.getMessage()));
 		}
 	}
 
-	private DecodedRows decode(long tableId, boolean[] keys, ArrayCursor in) throws IOException {
+	private DecodedRows decode(long tableId, ResolvedTable table, ArrayCursor in) throws IOException {
 		in.readInteger(2); // flags
 		if (this.extraInformation) {
 			int extraLength = in.readInteger(2);
@@ -118,12 +114,12 @@ final class RowsEventDecoder extends AbstractRowsEventDataDeserializer<DecodedRo
 		if (secondImageColumns != null) {
 			requireFullImage(secondImageColumns, columnCount, tableId);
 		}
-		TableMapEventData map = this.tableMaps.get(tableId);
-		if (map == null || map.getColumnTypes().length != columnCount) {
-			throw new IOException("Rows event for table id " + tableId + " carries " + columnCount + " columns, "
-					+ ((map == null) ? "and no table map precedes it" : "its table map has "
-							+ map.getColumnTypes().length));
+		TableMapEventData map = table.map();
+		if (map.getColumnTypes().length != columnCount) {
+			throw new IOException("Rows event for table id " + tableId + " carries " + columnCount
+					+ " columns, its table map has " + map.getColumnTypes().length);
 		}
+		boolean[] keys = table.keyMask();
 		List<Serializable[]> before = new ArrayList<>();
 		List<Serializable[]> after = new ArrayList<>();
 		while (in.available() > 0) {
@@ -136,7 +132,7 @@ final class RowsEventDecoder extends AbstractRowsEventDataDeserializer<DecodedRo
 				}
 			}
 		}
-		return new DecodedRows(tableId, true, columnCount, before, after, null);
+		return new DecodedRows(tableId, table, true, columnCount, before, after, null);
 	}
 
 	/**

@@ -46,11 +46,11 @@ final class StreamDeserializer {
 				new EventDataWrapper.Deserializer(new TableMapReader(tableMaps), (in) -> null));
 		for (boolean extra : new boolean[] { false, true }) {
 			deserializers.put(extra ? EventType.EXT_WRITE_ROWS : EventType.WRITE_ROWS,
-					new RowsEventDecoder(RowsEventDecoder.Kind.WRITE, extra, tableMaps, rows::keyColumns));
+					new RowsEventDecoder(RowsEventDecoder.Kind.WRITE, extra, tableMaps, rows::resolve));
 			deserializers.put(extra ? EventType.EXT_UPDATE_ROWS : EventType.UPDATE_ROWS,
-					new RowsEventDecoder(RowsEventDecoder.Kind.UPDATE, extra, tableMaps, rows::keyColumns));
+					new RowsEventDecoder(RowsEventDecoder.Kind.UPDATE, extra, tableMaps, rows::resolve));
 			deserializers.put(extra ? EventType.EXT_DELETE_ROWS : EventType.DELETE_ROWS,
-					new RowsEventDecoder(RowsEventDecoder.Kind.DELETE, extra, tableMaps, rows::keyColumns));
+					new RowsEventDecoder(RowsEventDecoder.Kind.DELETE, extra, tableMaps, rows::resolve));
 		}
 		deserializers.put(EventType.HEARTBEAT, StreamDeserializer::heartbeat);
 		return new EventDeserializer(new TypedHeaderDeserializer(), new NullEventDataDeserializer(), deserializers,

@@ -6,7 +6,9 @@
  * follows the stream and keeps the delivered position; {@code RowEventDispatch} turns row events
  * and schema statements into calls of the change handler; {@code StreamDeserializer} decides what
  * gets decoded; {@code RowsEventDecoder} decodes a subscribed rows event from an
- * {@code ArrayCursor} holding its whole body, and of a before-image only the key;
+ * {@code ArrayCursor} holding its whole body, and of a before-image only the key; a rows event's
+ * table is resolved once ({@code ResolvedTable}), and that answer serves the decoder and the
+ * dispatch of the event, and later events, until a subscription changes;
  * {@code PacketAlignedSocket} hands the client one protocol packet per read, so whether everything
  * the source sent has been read is known without a system call; {@code ReadCounters} counts
  * transactions, row changes by kind and what could not be followed, for the status, with atomics
