@@ -130,6 +130,27 @@ final class ArrayCursor extends ByteArrayInputStream {
 		this.position += length;
 	}
 
+	/**
+	 * Reads a bitmap of {@code bits} bits, laid out as a rows event's column bitmaps (bit i in byte
+	 * i / 8, lowest bit first), and returns how many of them are set: the check that an image is full
+	 * needs no {@link java.util.BitSet}.
+	 */
+	int readSetBits(int bits) throws IOException {
+		int length = (bits + 7) >> 3;
+		require(length);
+		int set = 0;
+		for (int i = 0; i < length; i++) {
+			int value = this.bytes[this.position + i] & 0xFF;
+			int inLast = bits & 7;
+			if (i == length - 1 && inLast != 0) {
+				value &= (1 << inLast) - 1;
+			}
+			set += Integer.bitCount(value);
+		}
+		this.position += length;
+		return set;
+	}
+
 	@Override
 	public int available() {
 		return this.limit - this.position;

@@ -8,7 +8,6 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
 import java.util.function.LongFunction;
@@ -108,11 +107,9 @@ final class RowsEventDecoder extends AbstractRowsEventDataDeserializer<DecodedRo
 			in.discard(extraLength - 2);
 		}
 		int columnCount = in.readPackedInteger();
-		BitSet firstImageColumns = in.readBitSet(columnCount, true);
-		BitSet secondImageColumns = (this.kind == Kind.UPDATE) ? in.readBitSet(columnCount, true) : null;
-		requireFullImage(firstImageColumns, columnCount, tableId);
-		if (secondImageColumns != null) {
-			requireFullImage(secondImageColumns, columnCount, tableId);
+		requireFullImage(in.readSetBits(columnCount), columnCount, tableId);
+		if (this.kind == Kind.UPDATE) {
+			requireFullImage(in.readSetBits(columnCount), columnCount, tableId);
 		}
 		TableMapEventData map = table.map();
 		if (map.getColumnTypes().length != columnCount) {
@@ -216,9 +213,9 @@ final class RowsEventDecoder extends AbstractRowsEventDataDeserializer<DecodedRo
 		}
 	}
 
-	private static void requireFullImage(BitSet columns, int columnCount, long tableId) throws IOException {
-		if (columns.cardinality() != columnCount) {
-			throw new IOException("Rows event for table id " + tableId + " carries " + columns.cardinality() + " of "
+	private static void requireFullImage(int columns, int columnCount, long tableId) throws IOException {
+		if (columns != columnCount) {
+			throw new IOException("Rows event for table id " + tableId + " carries " + columns + " of "
 					+ columnCount + " columns; Tributary needs full row images (binlog_row_image=FULL)");
 		}
 	}

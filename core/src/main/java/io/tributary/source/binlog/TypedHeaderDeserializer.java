@@ -16,6 +16,10 @@ import com.github.shyiko.mysql.binlog.io.ByteArrayInputStream;
  * sees it, and the reader would reconnect into the same event for ever. Such an event is
  * therefore given the type {@link EventType#UNKNOWN} (code 0, which no server writes), whose
  * body the library skips, and is marked {@linkplain Header#unnamed() unnamed} for the reader.
+ *
+ * <p>The header's 19 bytes are read from the stream in one piece and parsed from an array: the
+ * stream reads each byte of an integer through three calls, and a header is read for every event.
+ * One instance serves one reader thread.
  */
 final class TypedHeaderDeserializer implements EventHeaderDeserializer<TypedHeaderDeserializer.Header> {
 
@@ -25,19 +29,35 @@ final class TypedHeaderDeserializer implements EventHeaderDeserializer<TypedHead
 	/** MySQL 8.3+: the GTID of a transaction whose GTID carries a tag. */
 	static final int GTID_TAGGED = 42;
 
+	/** The length of a version 4 event header. */
+	private static final int LENGTH = 19;
+
+	private final byte[] bytes = new byte[LENGTH];
+
 	@Override
 	public Header deserialize(ByteArrayInputStream in) throws IOException {
+		byte[] raw = this.bytes;
+		in.fill(raw, 0, LENGTH);
 		Header header = new Header();
-		header.setTimestamp(in.readLong(4) * 1000L);
-		header.code = in.readInteger(1);
+		header.setTimestamp(unsigned(raw, 0, 4) * 1000L);
+		header.code = raw[4] & 0xFF;
 		EventType type = EventType.byEventNumber(header.code);
 		header.setEventType((type != null) ? type : EventType.UNKNOWN);
 		header.unnamed = type == null;
-		header.setServerId(in.readLong(4));
-		header.setEventLength(in.readLong(4));
-		header.setNextPosition(in.readLong(4));
-		header.setFlags(in.readInteger(2));
+		header.setServerId(unsigned(raw, 5, 4));
+		header.setEventLength(unsigned(raw, 9, 4));
+		header.setNextPosition(unsigned(raw, 13, 4));
+		header.setFlags((int) unsigned(raw, 17, 2));
 		return header;
+	}
+
+	/** Reads a little-endian unsigned integer of {@code length} bytes, as the server writes them. */
+	private static long unsigned(byte[] raw, int offset, int length) {
+		long value = 0;
+		for (int i = length - 1; i >= 0; i--) {
+			value = (value << 8) | (raw[offset + i] & 0xFF);
+		}
+		return value;
 	}
 
 	/** A version 4 event header that remembers its type code. */

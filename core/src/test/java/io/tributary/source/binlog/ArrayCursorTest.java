@@ -30,7 +30,7 @@ class ArrayCursorTest {
 		assertThat(cursor.readPackedInteger()).isEqualTo(stream.readPackedInteger());
 		Random sizes = new Random(5);
 		while (stream.available() > 40) {
-			switch (sizes.nextInt(6)) {
+			switch (sizes.nextInt(7)) {
 				case 0 -> {
 					int length = 1 + sizes.nextInt(4);
 					assertThat(cursor.readInteger(length)).isEqualTo(stream.readInteger(length));
@@ -49,6 +49,10 @@ class ArrayCursorTest {
 					assertThat(cursor.readBitSet(length, true)).isEqualTo(expected);
 				}
 				case 4 -> assertThat(cursor.read()).isEqualTo(stream.read());
+				case 5 -> {
+					int length = 1 + sizes.nextInt(20);
+					assertThat(cursor.readSetBits(length)).isEqualTo(stream.readBitSet(length, true).cardinality());
+				}
 				default -> {
 					int length = sizes.nextInt(10);
 					cursor.discard(length);

@@ -27,6 +27,18 @@ class TypedHeaderDeserializerTest {
 	}
 
 	@Test
+	void readsFieldsWithTheirHighBitSetAsUnsigned() throws IOException {
+		TypedHeaderDeserializer.Header header = read(30, 4_000_000_000L, 3_000_000_000L, 70_000, 4_294_967_000L,
+				0xFFFF);
+		assertThat(header.getEventType()).isEqualTo(EventType.EXT_WRITE_ROWS);
+		assertThat(header.getTimestamp()).isEqualTo(4_000_000_000_000L);
+		assertThat(header.getServerId()).isEqualTo(3_000_000_000L);
+		assertThat(header.getEventLength()).isEqualTo(70_000);
+		assertThat(header.getNextPosition()).isEqualTo(4_294_967_000L);
+		assertThat(header.getFlags()).isEqualTo(0xFFFF);
+	}
+
+	@Test
 	void anEventWithoutANameIsPassedAsUnknownWithItsCode() throws IOException {
 		TypedHeaderDeserializer.Header tagged = read(42, 1L, 1, 80, 900, 0);
 		assertThat(tagged.getEventType()).isEqualTo(EventType.UNKNOWN);
