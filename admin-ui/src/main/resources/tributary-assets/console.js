@@ -25,6 +25,22 @@
     return (value / 1000).toLocaleString('en-US', { maximumFractionDigits: 1 }) + ' s';
   }
 
+  function twoDigits(value) {
+    return (value < 10 ? '0' : '') + value;
+  }
+
+  // The time axis reads hours and minutes of the browser's clock, with seconds only when a tick
+  // falls inside a minute. uPlot's own labels add the date under the first tick, which a narrow
+  // chart draws over the label next to it; the history covers minutes, never days.
+  function clock(u, ticks) {
+    var withSeconds = ticks.some(function (t) { return Math.round(t) % 60 !== 0; });
+    return ticks.map(function (t) {
+      var at = new Date(t * 1000);
+      var text = twoDigits(at.getHours()) + ':' + twoDigits(at.getMinutes());
+      return withSeconds ? text + ':' + twoDigits(at.getSeconds()) : text;
+    });
+  }
+
   var PALETTE = ['#175cd3', '#b54708', '#067647', '#6941c6', '#c11574', '#0e9384', '#475467'];
 
   // Each chart: its title, how its values read, and its series from one pipeline's history.
@@ -53,7 +69,7 @@
       height: 160,
       legend: { live: true },
       scales: { x: { time: true }, y: { range: function (u, min, max) { return [0, Math.max(max || 0, 10)]; } } },
-      axes: [{}, { size: 70, values: function (u, ticks) { return ticks.map(kind.format); } }],
+      axes: [{ space: 70, values: clock }, { size: 70, values: function (u, ticks) { return ticks.map(kind.format); } }],
       series: [{}].concat(series.map(function (s, i) {
         return { label: s.label, stroke: PALETTE[i % PALETTE.length], width: i === 0 ? 2 : 1,
           value: function (u, v) { return kind.format(v); } };
