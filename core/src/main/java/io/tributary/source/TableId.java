@@ -68,19 +68,26 @@ public record TableId(String schema, String table) {
 	}
 
 	private static int foldedHash(String text) {
-		int length = text.length();
-		for (int i = 0; i < length; i++) {
+		if (foldsToItself(text)) {
+			// Folding changes no character: the same sum, which String caches.
+			return text.hashCode();
+		}
+		int hash = 0;
+		for (int i = 0; i < text.length(); i++) {
+			hash = 31 * hash + Character.toLowerCase(Character.toUpperCase(text.charAt(i)));
+		}
+		return hash;
+	}
+
+	/** Whether the text is ASCII without capitals, which case folding leaves as it is. */
+	private static boolean foldsToItself(String text) {
+		for (int i = 0; i < text.length(); i++) {
 			char c = text.charAt(i);
 			if (c >= 0x80 || (c >= 'A' && c <= 'Z')) {
-				int hash = 0;
-				for (int j = 0; j < length; j++) {
-					hash = 31 * hash + Character.toLowerCase(Character.toUpperCase(text.charAt(j)));
-				}
-				return hash;
+				return false;
 			}
 		}
-		// Folding changes no character of ASCII without capitals: the same sum, which String caches.
-		return text.hashCode();
+		return true;
 	}
 
 	@Override

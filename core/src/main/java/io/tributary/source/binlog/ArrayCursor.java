@@ -12,7 +12,7 @@ import com.github.shyiko.mysql.binlog.io.ByteArrayInputStream;
  * mostly integers read a byte at a time; a rows event is read from the stream in one piece
  * instead and decoded from here. The cell decoders take the client's stream type, so this is one:
  * every method they call is overridden to work on the array, and nothing reaches the stream it
- * was built on.
+ * was built on. Event headers are parsed from one too.
  *
  * <p>Reading past the end throws an {@link IOException} that is not an {@link java.io.EOFException}:
  * a malformed event is the table's problem, not the end of the connection. Used on the reader
@@ -138,10 +138,10 @@ final class ArrayCursor extends ByteArrayInputStream {
 	int readSetBits(int bits) throws IOException {
 		int length = (bits + 7) >> 3;
 		require(length);
+		int inLast = bits & 7;
 		int set = 0;
 		for (int i = 0; i < length; i++) {
 			int value = this.bytes[this.position + i] & 0xFF;
-			int inLast = bits & 7;
 			if (i == length - 1 && inLast != 0) {
 				value &= (1 << inLast) - 1;
 			}

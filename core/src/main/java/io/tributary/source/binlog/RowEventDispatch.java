@@ -46,9 +46,7 @@ final class RowEventDispatch {
 	 */
 	private volatile int generation;
 
-	/** The table id last resolved, and what it resolved to. Reader thread only. */
-	private long lastTableId = -1;
-
+	/** What the last table id resolved to. Reader thread only. */
 	private ResolvedTable last;
 
 	/** Table id to table map, bounded like the server's own cache. */
@@ -159,7 +157,7 @@ final class RowEventDispatch {
 		}
 		int now = this.generation;
 		ResolvedTable before = this.last;
-		if (before != null && before.map() == map && this.lastTableId == tableId) {
+		if (before != null && before.map() == map) {
 			if (before.lasting() && before.generation() == now) {
 				return before;
 			}
@@ -173,15 +171,13 @@ final class RowEventDispatch {
 		if (layout == null) {
 			resolved = new ResolvedTable(now, map, table, null, null, null, true);
 		}
-		else if (this.skipUntil.containsKey(table) && skips(table)) {
+		else if (skips(table)) {
 			resolved = new ResolvedTable(now, map, table, null, null, null, false);
 		}
 		else {
 			boolean[] mask = (before != null && before.layout() == layout) ? before.keyMask() : keyMask(layout);
-			resolved = new ResolvedTable(now, map, table, layout, mask, this.counters.counts(table),
-					!this.skipUntil.containsKey(table));
+			resolved = new ResolvedTable(now, map, table, layout, mask, this.counters.counts(table), true);
 		}
-		this.lastTableId = tableId;
 		this.last = resolved;
 		return resolved;
 	}

@@ -32,32 +32,23 @@ final class TypedHeaderDeserializer implements EventHeaderDeserializer<TypedHead
 	/** The length of a version 4 event header. */
 	private static final int LENGTH = 19;
 
-	private final byte[] bytes = new byte[LENGTH];
+	private final ArrayCursor bytes = new ArrayCursor();
 
 	@Override
 	public Header deserialize(ByteArrayInputStream in) throws IOException {
-		byte[] raw = this.bytes;
-		in.fill(raw, 0, LENGTH);
+		ArrayCursor raw = this.bytes;
+		in.fill(raw.reset(LENGTH), 0, LENGTH);
 		Header header = new Header();
-		header.setTimestamp(unsigned(raw, 0, 4) * 1000L);
-		header.code = raw[4] & 0xFF;
+		header.setTimestamp(raw.readLong(4) * 1000L);
+		header.code = raw.read();
 		EventType type = EventType.byEventNumber(header.code);
 		header.setEventType((type != null) ? type : EventType.UNKNOWN);
 		header.unnamed = type == null;
-		header.setServerId(unsigned(raw, 5, 4));
-		header.setEventLength(unsigned(raw, 9, 4));
-		header.setNextPosition(unsigned(raw, 13, 4));
-		header.setFlags((int) unsigned(raw, 17, 2));
+		header.setServerId(raw.readLong(4));
+		header.setEventLength(raw.readLong(4));
+		header.setNextPosition(raw.readLong(4));
+		header.setFlags(raw.readInteger(2));
 		return header;
-	}
-
-	/** Reads a little-endian unsigned integer of {@code length} bytes, as the server writes them. */
-	private static long unsigned(byte[] raw, int offset, int length) {
-		long value = 0;
-		for (int i = length - 1; i >= 0; i--) {
-			value = (value << 8) | (raw[offset + i] & 0xFF);
-		}
-		return value;
 	}
 
 	/** A version 4 event header that remembers its type code. */
