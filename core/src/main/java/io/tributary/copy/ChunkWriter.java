@@ -30,6 +30,9 @@ final class ChunkWriter {
 
 	private static final long GIVE_UP_CHECK_NANOS = 50_000_000L;
 
+	/** Attempts of a write that keeps meeting lock contention before it counts as failed. */
+	private static final int CONTENTION_ATTEMPTS = 10;
+
 	private final Applier applier;
 
 	private final TableLayout layout;
@@ -57,7 +60,7 @@ final class ChunkWriter {
 		boolean failedBefore = false;
 		while (true) {
 			try {
-				this.applier.upsert(rows);
+				rerunOnContention(() -> this.applier.upsert(rows), this.layout);
 				if (failedBefore) {
 					this.writeRetries.recovered();
 				}
@@ -79,6 +82,28 @@ final class ChunkWriter {
 					return false;
 				}
 				pauseMillis = Math.min(LONGEST_RETRY_PAUSE.toMillis(), pauseMillis * 2);
+			}
+		}
+	}
+
+	/**
+	 * Runs a write of the copy again while it fails on a deadlock or a lock wait timeout against the
+	 * pipeline's own apply, at most {@value #CONTENTION_ATTEMPTS} times in all. The server rolled the
+	 * write back, and a chunk's upsert or delete is idempotent. A target table written by one
+	 * statement is not retried by the applier itself, whose contention the streaming side handles.
+	 */
+	static void rerunOnContention(Runnable write, TableLayout layout) {
+		for (int attempt = 1;; attempt++) {
+			try {
+				write.run();
+				return;
+			}
+			catch (ApplyException ex) {
+				if (!ex.isLockContention() || attempt >= CONTENTION_ATTEMPTS) {
+					throw ex;
+				}
+				logger.debug("A snapshot write of {} met lock contention (attempt {}), running it again",
+						layout.table(), attempt);
 			}
 		}
 	}

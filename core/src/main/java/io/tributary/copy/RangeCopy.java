@@ -69,7 +69,7 @@ public final class RangeCopy {
 	public int copy(KeyRange range) throws SQLException {
 		List<Object[]> rows = read(range);
 		if (!rows.isEmpty()) {
-			this.applier.upsert(rows);
+			ChunkWriter.rerunOnContention(() -> this.applier.upsert(rows), this.layout);
 		}
 		deleteVanished(range, rows);
 		return rows.size();
@@ -124,7 +124,7 @@ public final class RangeCopy {
 			}
 		}
 		if (!vanished.isEmpty()) {
-			this.applier.delete(vanished);
+			ChunkWriter.rerunOnContention(() -> this.applier.delete(vanished), this.layout);
 		}
 	}
 
