@@ -117,8 +117,8 @@ final class TableRuntime {
 	/** The latest checksum pass, or {@code null} before the first. */
 	volatile ChecksumProgress checksum;
 
-	/** Completes when the latest checksum pass ends; {@code null} before the first. */
-	volatile CompletableFuture<TableStatus.Checksum> checksumDone;
+	/** Completes when the checksum pass queued and not yet started ends; {@code null} when none is. */
+	volatile CompletableFuture<TableStatus.Checksum> checksumQueued;
 
 	TableRuntime(TableMapping mapping) {
 		this.mapping = mapping;
@@ -133,12 +133,16 @@ final class TableRuntime {
 		enter(next, null);
 	}
 
+	/**
+	 * Notes the move in the timeline before publishing the phase, so whoever sees the new phase
+	 * also finds the move in the timeline.
+	 */
 	private void enter(Phase next, String why) {
 		Phase was = this.phase;
-		this.phase = next;
 		if (was != next) {
 			this.timeline.add(TableEvent.Kind.PHASE, was + " to " + next + ((why != null) ? ": " + why : ""), null);
 		}
+		this.phase = next;
 	}
 
 	boolean isActive() {
