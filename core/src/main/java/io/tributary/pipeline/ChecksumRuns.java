@@ -55,24 +55,38 @@ final class ChecksumRuns {
 		return start(table);
 	}
 
-	/** Queues a pass for the table, or returns the one already queued or running. */
+	/**
+	 * Queues a pass for the table, or returns the one already queued. A pass already comparing
+	 * began before this call and may have read chunks as they were before it, so another pass is
+	 * queued to follow it; the status keeps showing the running pass until the next one starts.
+	 */
 	synchronized CompletableFuture<TableStatus.Checksum> start(TableRuntime table) {
-		CompletableFuture<TableStatus.Checksum> running = table.checksumDone;
-		if (running != null && !running.isDone()) {
-			return running;
+		CompletableFuture<TableStatus.Checksum> queued = table.checksumQueued;
+		if (queued != null) {
+			return queued;
 		}
 		ChecksumProgress progress = new ChecksumProgress();
 		CompletableFuture<TableStatus.Checksum> done = new CompletableFuture<>();
-		table.checksum = progress;
-		table.checksumDone = done;
+		table.checksumQueued = done;
+		if (table.checksum == null || table.checksum.isFinished()) {
+			table.checksum = progress;
+		}
 		if (!this.thread.submit(() -> run(table, progress, done))) {
+			table.checksumQueued = null;
 			progress.fail("The pipeline is stopping");
 			done.completeExceptionally(new IllegalStateException("The pipeline is stopping"));
 		}
 		return done;
 	}
 
+	/** Marks a queued pass as started: a request from now on queues the next one. */
+	private synchronized void begin(TableRuntime table, ChecksumProgress progress) {
+		table.checksumQueued = null;
+		table.checksum = progress;
+	}
+
 	private void run(TableRuntime table, ChecksumProgress progress, CompletableFuture<TableStatus.Checksum> done) {
+		begin(table, progress);
 		try {
 			TableLayout layout = table.layout;
 			TableChecksum pass = new TableChecksum(this.runtime.source, this.runtime.target, layout,

@@ -197,8 +197,9 @@ public final class Pipeline implements AutoCloseable {
 	 * Compares a table with its target chunk by chunk on a background thread, and repairs chunks
 	 * that still differ once the stream has caught up with them (when
 	 * {@link io.tributary.checksum.ChecksumSettings#fixDifferences()}). Returns at once; the
-	 * progress shows in {@link TableStatus#checksum()}. A pass already queued or running for the
-	 * table is not started again: its future is returned.
+	 * progress shows in {@link TableStatus#checksum()}. A pass already queued for the table and not
+	 * yet started is shared: its future is returned. A pass already comparing began before the call,
+	 * so another is queued to follow it.
 	 * @param table the source table
 	 * @return completes with the counters when the pass ends, or exceptionally when it fails
 	 * @throws IllegalArgumentException when the table is not replicated by this pipeline

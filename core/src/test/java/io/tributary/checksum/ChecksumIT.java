@@ -1,12 +1,17 @@
 package io.tributary.checksum;
 
+import java.sql.Connection;
+import java.sql.Statement;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.tributary.pipeline.Replication;
 import io.tributary.pipeline.RunningPipeline;
+import io.tributary.source.TableId;
 import io.tributary.status.TableStatus;
 import io.tributary.status.TableStatus.Checksum.State;
 import io.tributary.status.TableStatus.Phase;
@@ -80,6 +85,45 @@ class ChecksumIT {
 			assertThat(reported.chunksRecheckedStillDiffering()).isEqualTo(DAMAGE.length);
 			assertThat(reported.chunksRepaired()).isZero();
 			assertThat(replication.compare("mix").differenceCount()).isEqualTo(DAMAGE.length);
+		}
+	}
+
+	/**
+	 * A request made while a pass is comparing gets a pass of its own that starts after it, since
+	 * the running pass read its chunks before the request; requests made while that second pass
+	 * waits its turn share it. The running pass is held in its repair by a row lock on the target.
+	 */
+	@Test
+	void aRequestWhileAPassRunsQueuesAnotherAndRequestsWhileItWaitsShareIt(TestDatabase db) throws Exception {
+		Replication replication = mixTable(db, "queue", true);
+		TableId table = replication.mapping("mix").source();
+		String target = replication.mapping("mix").target().quoted();
+		try (RunningPipeline pipeline = replication.start()) {
+			awaitChecksumDone(pipeline);
+			replication.onTarget(DAMAGE[0]);
+			CompletableFuture<TableStatus.Checksum> running;
+			CompletableFuture<TableStatus.Checksum> next;
+			try (Connection locker = db.dataSource(null).getConnection(); Statement statement = locker.createStatement()) {
+				locker.setAutoCommit(false);
+				statement.executeQuery("SELECT * FROM " + target + " WHERE id = 12 FOR UPDATE").close();
+				running = pipeline.pipeline().checksum(table);
+				pipeline.awaitTable((t) -> t.checksum().chunksRecheckedStillDiffering() == 1);
+				next = pipeline.pipeline().checksum(table);
+				assertThat(next).as("the request made while a pass compares").isNotSameAs(running);
+				assertThat(pipeline.pipeline().checksum(table)).as("a request while the next pass waits").isSameAs(next);
+				assertThat(running).isNotDone();
+				assertThat(pipeline.table().checksum().state()).as("the status shows the running pass")
+					.isEqualTo(State.RUNNING);
+				assertThat(pipeline.table().checksum().chunksDiffering()).isEqualTo(1);
+				locker.rollback();
+			}
+			TableStatus.Checksum first = running.get(2, TimeUnit.MINUTES);
+			assertThat(first.chunksRepaired()).isEqualTo(1);
+			TableStatus.Checksum second = next.get(2, TimeUnit.MINUTES);
+			assertThat(second.state()).isEqualTo(State.DONE);
+			assertThat(second.chunksDiffering()).as("the pass after the repair").isZero();
+			assertThat(pipeline.table().checksum()).isEqualTo(second);
+			replication.assertEqual("mix");
 		}
 	}
 
