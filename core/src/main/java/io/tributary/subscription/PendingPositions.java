@@ -30,24 +30,29 @@ final class PendingPositions {
 	/** Held positions that arrived older than the newest in {@link #arrived}. */
 	private final TreeSet<Position> older = new TreeSet<>();
 
-	/** Counts one more held change that resumes from {@code position}. */
+	/**
+	 * Counts one more held change that resumes from {@code position}. A position newer than every
+	 * one kept, the usual case, cannot be held yet, so it is counted without a lookup first.
+	 */
 	void add(Position position) {
+		Position newest = this.arrived.peekLast();
+		boolean newer = (newest == null || position.compareTo(newest) > 0)
+				&& (this.older.isEmpty() || position.compareTo(this.older.last()) > 0);
+		if (newer) {
+			this.counts.put(position, new int[] { 1 });
+			this.arrived.addLast(position);
+			if (this.arrived.size() > 2 * this.counts.size() + 1024) {
+				compact();
+			}
+			return;
+		}
 		int[] count = this.counts.get(position);
 		if (count != null) {
 			count[0]++;
 			return;
 		}
 		this.counts.put(position, new int[] { 1 });
-		Position newest = this.arrived.peekLast();
-		if (newest == null || position.compareTo(newest) > 0) {
-			this.arrived.addLast(position);
-			if (this.arrived.size() > 2 * this.counts.size() + 1024) {
-				compact();
-			}
-		}
-		else {
-			this.older.add(position);
-		}
+		this.older.add(position);
 	}
 
 	/** Counts one held change that resumes from {@code position} less. */

@@ -67,6 +67,21 @@ class PendingPositionsTest {
 		assertThat(pending.oldest()).isNull();
 	}
 
+	@Test
+	void aPositionHeldAmongTheOlderOnesIsCountedOnceMoreWhenItComesBackAfterTheQueueEmptied() {
+		PendingPositions pending = new PendingPositions();
+		pending.add(position(20));
+		pending.add(position(10));
+		pending.remove(position(20));
+		assertThat(pending.oldest()).isEqualTo(position(10));
+		// The queue of arrivals is empty now: 10 is newer than anything in it, yet already held.
+		pending.add(position(10));
+		pending.remove(position(10));
+		assertThat(pending.oldest()).isEqualTo(position(10));
+		pending.remove(position(10));
+		assertThat(pending.oldest()).isNull();
+	}
+
 	private static void hold(Position position, PendingPositions pending, TreeMap<Position, Integer> expected,
 			List<Position> held) {
 		pending.add(position);
