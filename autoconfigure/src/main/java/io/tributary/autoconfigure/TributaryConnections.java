@@ -18,6 +18,10 @@ import io.tributary.source.binlog.SourceJdbc;
  * because it sets session variables on its connections, and so the application's DataSource
  * auto-configuration is not disturbed.
  *
+ * <p>The target pool gets the driver properties that fit its server
+ * ({@link io.tributary.apply.TargetDriverProperties}: server-side prepared statements on MariaDB),
+ * except those its URL sets itself.
+ *
  * <p>An application that manages connections itself declares a bean of this type with its own
  * pools; with one source that replaces the pools Tributary would open. It closes those pools
  * itself: {@link #close()} closes only pools Tributary opened.
@@ -75,8 +79,9 @@ public final class TributaryConnections implements AutoCloseable {
 			password = (password != null) ? password : application.determinePassword();
 		}
 		// Same address and TLS settings as the replication connection; the settings' server id goes unused.
-		HikariDataSource source = pool("tributary-source" + name, SourceJdbc.url(settings), settings.username(),
-				settings.password(), properties.getCopy().getThreads() + 4, settings.connectTimeout());
+		HikariDataSource source = pool(new HikariDataSource(), "tributary-source" + name, SourceJdbc.url(settings),
+				settings.username(), settings.password(), properties.getCopy().getThreads() + 4,
+				settings.connectTimeout());
 		if (!StringUtils.hasText(url) && listenerMode
 				&& properties.getCheckpoint().getStore() == TributaryProperties.Checkpoint.Store.KAFKA) {
 			// Every table goes elsewhere and the checkpoints to Kafka: nothing needs a target database.
@@ -96,13 +101,12 @@ public final class TributaryConnections implements AutoCloseable {
 					"Set cdc.target.url (or spring.datasource.url) to the MySQL or MariaDB database the tables are "
 							+ "copied into, with cdc.target.username and cdc.target.password.");
 		}
-		return new TributaryConnections(source, pool("tributary-target" + name, url, username, password,
-				target.getMaxConnections(), settings.connectTimeout()), JdbcUrls.defaultSchema(url), true);
+		return new TributaryConnections(source, pool(new TargetPool(), "tributary-target" + name, url, username,
+				password, target.getMaxConnections(), settings.connectTimeout()), JdbcUrls.defaultSchema(url), true);
 	}
 
-	private static HikariDataSource pool(String name, String url, String username, String password, int size,
-			Duration connectTimeout) {
-		HikariDataSource pool = new HikariDataSource();
+	private static HikariDataSource pool(HikariDataSource pool, String name, String url, String username,
+			String password, int size, Duration connectTimeout) {
 		pool.setPoolName(name);
 		pool.setJdbcUrl(url);
 		pool.setUsername(username);

@@ -189,6 +189,11 @@ public final class Values {
 		else if (value instanceof Float number) {
 			statement.setFloat(index, number);
 		}
+		else if (value instanceof BigInteger number) {
+			// An unsigned BIGINT above Long.MAX_VALUE: a server-side statement would send setObject's
+			// BigInteger as a signed 64-bit integer, which the column refuses as out of range.
+			statement.setBigDecimal(index, new BigDecimal(number));
+		}
 		else {
 			statement.setObject(index, value);
 		}

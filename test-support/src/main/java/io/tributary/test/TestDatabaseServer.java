@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
@@ -542,14 +543,38 @@ public final class TestDatabaseServer implements AutoCloseable {
         return pools.computeIfAbsent(key, this::newPool);
     }
 
+    /**
+     * Like {@link #dataSource(String)}, a pool whose connections also have the given driver
+     * properties, for example the ones Tributary gives its own target pools.
+     *
+     * @param schema default schema, or null or empty for none
+     * @param driverProperties MySQL Connector/J properties
+     */
+    public DataSource dataSource(String schema, Map<String, String> driverProperties) {
+        if (driverProperties.isEmpty()) {
+            return dataSource(schema);
+        }
+        if (stopped) {
+            throw new IllegalStateException("the test database server has been stopped");
+        }
+        String key = (schema == null ? "" : schema) + "?" + new TreeMap<>(driverProperties);
+        return pools.computeIfAbsent(key, (k) -> newPool(schema == null ? "" : schema, driverProperties));
+    }
+
     private HikariDataSource newPool(String schema) {
+        return newPool(schema, Map.of());
+    }
+
+    private HikariDataSource newPool(String schema, Map<String, String> driverProperties) {
         HikariConfig config = new HikariConfig();
+        driverProperties.forEach(config::addDataSourceProperty);
         config.setJdbcUrl(jdbcUrl(schema));
         config.setUsername(username());
         config.setPassword(password());
         config.setMaximumPoolSize(POOL_SIZE);
         config.setMinimumIdle(0);
-        config.setPoolName("tributary-test" + (schema.isEmpty() ? "" : "-" + schema));
+        config.setPoolName("tributary-test" + (schema.isEmpty() ? "" : "-" + schema)
+                + (driverProperties.isEmpty() ? "" : "-with-properties"));
         return new HikariDataSource(config);
     }
 

@@ -1,0 +1,70 @@
+package io.tributary.apply;
+
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The MySQL Connector/J properties a pool of connections to the target should have for the
+ * applier's statements: on a MariaDB target, server-side prepared statements, cached per
+ * connection.
+ *
+ * <p>A batch is one multi-row REPLACE or DELETE whose text repeats for every batch of that size.
+ * With client-side statements the driver parses that text anew on every prepare and renders every
+ * value into a fresh query string, which the server parses again; prepared once on the server and
+ * kept, the statement is only executed again, with its values sent in the binary protocol. Batches
+ * stay within the 65,535 placeholders one server-side statement can take (see
+ * {@link JdbcReplaceApplier}).
+ *
+ * <p>A MySQL target keeps client-side statements: MySQL 8.0.31 refused a valid value of a latin1
+ * column on the second execution of a server-side REPLACE whose first execution had succeeded
+ * (error 3988, "Conversion from collation utf8mb4_0900_ai_ci into latin1_swedish_ci impossible
+ * for parameter"), while the same statement text with the same values succeeds.
+ */
+public final class TargetDriverProperties {
+
+	private static final Map<String, String> SERVER_SIDE = Map.of("useServerPrepStmts", "true",
+			"cachePrepStmts", "true",
+			// Statements kept per connection: a table's full-size REPLACE and DELETE, the remainders
+			// of a drain, and the checkpoint and checksum statements, for a few tables at once.
+			"prepStmtCacheSize", "64",
+			// A 1,000-row REPLACE of a wide table runs to tens of kilobytes of SQL.
+			"prepStmtCacheSqlLimit", "1048576");
+
+	private TargetDriverProperties() {
+	}
+
+	/** Returns the properties of server-side prepared statements, each with its value. */
+	public static Map<String, String> serverSide() {
+		return SERVER_SIDE;
+	}
+
+	/**
+	 * Returns the properties for a target server: {@link #serverSide()} for MariaDB, none for
+	 * MySQL.
+	 * @param productVersion the server's version as the driver reports it
+	 * ({@code DatabaseMetaData.getDatabaseProductVersion()}), for example {@code 10.11.5-MariaDB-log}
+	 */
+	public static Map<String, String> forServer(String productVersion) {
+		return productVersion.contains("MariaDB") ? SERVER_SIDE : Map.of();
+	}
+
+	/**
+	 * Returns the properties a JDBC URL does not set itself, so that a property the URL names, such
+	 * as {@code useServerPrepStmts=false}, keeps the URL's value.
+	 * @param jdbcUrl the URL of the target pool
+	 * @param properties the properties the pool would get
+	 */
+	public static Map<String, String> missingFrom(String jdbcUrl, Map<String, String> properties) {
+		int query = jdbcUrl.indexOf('?');
+		String named = (query < 0) ? "" : "&" + jdbcUrl.substring(query + 1).toLowerCase(Locale.ROOT);
+		Map<String, String> missing = new LinkedHashMap<>();
+		properties.forEach((key, value) -> {
+			if (!named.contains("&" + key.toLowerCase(Locale.ROOT) + "=")) {
+				missing.put(key, value);
+			}
+		});
+		return missing;
+	}
+
+}
