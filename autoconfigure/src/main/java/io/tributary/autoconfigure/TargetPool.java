@@ -11,15 +11,24 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.tributary.apply.TargetDriverProperties;
 
 /**
- * Tributary's own pool to a target: before its first connection it asks the server what it is,
- * and gives the pool the driver properties that fit it ({@link TargetDriverProperties}), except
- * those its URL sets itself. A pool's driver properties cannot change once it has started, so the
+ * Tributary's own pool to a target. With server-side statements asked for
+ * ({@code cdc.target.server-side-statements}), before its first connection it asks the server
+ * what it is, and gives the pool the driver properties that fit it ({@link TargetDriverProperties}),
+ * except those its URL sets itself. A pool's driver properties cannot change once it has started, so the
  * question goes over one connection of its own, opened and closed before the pool starts. Until a
  * server answers, {@link #getConnection()} fails as the pool would, and the next call asks again.
  */
 final class TargetPool extends HikariDataSource {
 
 	private volatile boolean configured;
+
+	/**
+	 * Creates a pool, not yet started.
+	 * @param serverSideStatements whether a MariaDB server gets server-side prepared statements
+	 */
+	TargetPool(boolean serverSideStatements) {
+		this.configured = !serverSideStatements;
+	}
 
 	@Override
 	public Connection getConnection() throws SQLException {

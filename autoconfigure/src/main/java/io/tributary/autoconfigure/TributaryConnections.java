@@ -18,9 +18,9 @@ import io.tributary.source.binlog.SourceJdbc;
  * because it sets session variables on its connections, and so the application's DataSource
  * auto-configuration is not disturbed.
  *
- * <p>The target pool gets the driver properties that fit its server
- * ({@link io.tributary.apply.TargetDriverProperties}: server-side prepared statements on MariaDB),
- * except those its URL sets itself.
+ * <p>With {@code cdc.target.server-side-statements}, the target pool gets the driver properties
+ * that fit its server ({@link io.tributary.apply.TargetDriverProperties}: server-side prepared
+ * statements on MariaDB), except those its URL sets itself.
  *
  * <p>An application that manages connections itself declares a bean of this type with its own
  * pools; with one source that replaces the pools Tributary would open. It closes those pools
@@ -101,7 +101,7 @@ public final class TributaryConnections implements AutoCloseable {
 					"Set cdc.target.url (or spring.datasource.url) to the MySQL or MariaDB database the tables are "
 							+ "copied into, with cdc.target.username and cdc.target.password.");
 		}
-		return new TributaryConnections(source, pool(new TargetPool(), "tributary-target" + name, url, username,
+		return new TributaryConnections(source, pool(new TargetPool(target.isServerSideStatements()), "tributary-target" + name, url, username,
 				password, target.getMaxConnections(), settings.connectTimeout()), JdbcUrls.defaultSchema(url), true);
 	}
 

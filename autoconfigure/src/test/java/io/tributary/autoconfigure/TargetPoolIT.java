@@ -16,15 +16,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Tributary's target pool prepares statements on a MariaDB server and on the client of a MySQL
- * server, and a property its URL sets keeps the URL's value.
+ * With server-side statements asked for, Tributary's target pool prepares statements on a MariaDB
+ * server and on the client of a MySQL server, and a property its URL sets keeps the URL's value;
+ * without, it prepares them on the client.
  */
 @ExtendWith(DatabaseExtension.class)
 class TargetPoolIT {
 
 	@Test
 	void preparesOnTheServerOfAMariaDbTargetOnly(TestDatabase db) throws Exception {
-		try (TargetPool pool = pool(db, db.jdbcUrl(null))) {
+		try (TargetPool pool = pool(db, db.jdbcUrl(null), true)) {
 			assertThat(pool.getDataSourceProperties()).isEmpty();
 			assertThat(preparesOnTheServer(pool)).isEqualTo(db.server().isMariaDb());
 			if (db.server().isMariaDb()) {
@@ -38,10 +39,18 @@ class TargetPoolIT {
 	}
 
 	@Test
+	void preparesOnTheClientUnlessAskedOtherwise(TestDatabase db) throws Exception {
+		try (TargetPool pool = pool(db, db.jdbcUrl(null), false)) {
+			assertThat(preparesOnTheServer(pool)).isFalse();
+			assertThat(pool.getDataSourceProperties()).isEmpty();
+		}
+	}
+
+	@Test
 	void aPropertyTheUrlSetsKeepsTheUrlsValue(TestDatabase db) throws Exception {
 		String url = db.jdbcUrl(null);
 		url += (url.contains("?") ? "&" : "?") + "useServerPrepStmts=false";
-		try (TargetPool pool = pool(db, url)) {
+		try (TargetPool pool = pool(db, url, true)) {
 			assertThat(preparesOnTheServer(pool)).isFalse();
 			assertThat(pool.getDataSourceProperties()).doesNotContainKey("useServerPrepStmts");
 		}
@@ -49,7 +58,7 @@ class TargetPoolIT {
 
 	@Test
 	void aServerOutOfReachFailsTheConnectionAndIsAskedAgainNextTime(TestDatabase db) throws Exception {
-		try (TargetPool pool = new TargetPool()) {
+		try (TargetPool pool = new TargetPool(true)) {
 			pool.setJdbcUrl("jdbc:mysql://127.0.0.1:1/");
 			pool.setUsername(db.server().username());
 			pool.setConnectionTimeout(250);
@@ -59,8 +68,8 @@ class TargetPoolIT {
 		}
 	}
 
-	private static TargetPool pool(TestDatabase db, String url) {
-		TargetPool pool = new TargetPool();
+	private static TargetPool pool(TestDatabase db, String url, boolean serverSideStatements) {
+		TargetPool pool = new TargetPool(serverSideStatements);
 		pool.setJdbcUrl(url);
 		pool.setUsername(db.server().username());
 		pool.setPassword(db.server().password());

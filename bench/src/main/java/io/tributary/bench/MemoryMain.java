@@ -4,7 +4,6 @@ import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,6 +12,7 @@ import java.util.Properties;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
+import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 
 import io.tributary.apply.ChangeListener;
@@ -142,12 +142,16 @@ public final class MemoryMain {
 			.withChecksum(ChecksumSettings.DEFAULTS.withEnabled(false));
 	}
 
-	private static HikariDataSource pool(ReaderMain.Args args, int size, String name) throws SQLException {
-		String url = "jdbc:mysql://" + args.text("host") + ":" + args.text("port")
-				+ "/?useSSL=false&allowPublicKeyRetrieval=true&rewriteBatchedStatements=true";
-		return name.equals("target")
-				? ApplyBacklogRun.targetPool(url, args.text("user"), args.text("password"), size, "memory-" + name)
-				: ApplyBacklogRun.pool(url, args.text("user"), args.text("password"), size, "memory-" + name);
+	private static HikariDataSource pool(ReaderMain.Args args, int size, String name) {
+		HikariConfig config = new HikariConfig();
+		config.setJdbcUrl("jdbc:mysql://" + args.text("host") + ":" + args.text("port")
+				+ "/?useSSL=false&allowPublicKeyRetrieval=true&rewriteBatchedStatements=true");
+		config.setUsername(args.text("user"));
+		config.setPassword(args.text("password"));
+		config.setMaximumPoolSize(size);
+		config.setMinimumIdle(0);
+		config.setPoolName("memory-" + name);
+		return new HikariDataSource(config);
 	}
 
 	/**

@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
 
+import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 
 import io.tributary.checksum.ChecksumSettings;
@@ -285,11 +286,15 @@ public final class SnapshotScenario implements Scenario {
 		}
 	}
 
-	private static HikariDataSource pool(TestDatabaseServer server, int size, String name) throws SQLException {
-		String url = server.jdbcUrl(null);
-		return name.equals("target")
-				? ApplyBacklogRun.targetPool(url, server.username(), server.password(), size, "snapshot-" + name)
-				: ApplyBacklogRun.pool(url, server.username(), server.password(), size, "snapshot-" + name);
+	private static HikariDataSource pool(TestDatabaseServer server, int size, String name) {
+		HikariConfig config = new HikariConfig();
+		config.setJdbcUrl(server.jdbcUrl(null));
+		config.setUsername(server.username());
+		config.setPassword(server.password());
+		config.setMaximumPoolSize(size);
+		config.setMinimumIdle(0);
+		config.setPoolName("bench-snapshot-" + name);
+		return new HikariDataSource(config);
 	}
 
 	/** Resizes the buffer pool and waits for the resize, which the server does in the background. */

@@ -1,7 +1,5 @@
 package io.tributary.pipeline;
 
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -11,7 +9,6 @@ import java.util.function.UnaryOperator;
 
 import javax.sql.DataSource;
 
-import io.tributary.apply.TargetDriverProperties;
 import io.tributary.checksum.ChecksumSettings;
 import io.tributary.source.Position;
 import io.tributary.source.SourceSettings;
@@ -166,21 +163,7 @@ public final class Replication extends SchemaPair {
 	 * such as {@code observeChunks} that must be in place before the copy begins.
 	 */
 	public RunningPipeline start(Consumer<Pipeline> beforeStart) {
-		return start(targetPool(), beforeStart);
-	}
-
-	/**
-	 * The pool {@link #start()} writes through: one of the shared server with the driver properties
-	 * Tributary's own target pool gives a server of its kind.
-	 */
-	public DataSource targetPool() {
-		try (Connection connection = pool().getConnection()) {
-			String version = connection.getMetaData().getDatabaseProductVersion();
-			return database().server().dataSource(null, TargetDriverProperties.forServer(version));
-		}
-		catch (SQLException ex) {
-			throw new IllegalStateException(ex);
-		}
+		return start(pool(), beforeStart);
 	}
 
 	/**

@@ -1,15 +1,20 @@
 package io.tributary.source.binlog;
 
+import java.sql.Connection;
 import java.time.Duration;
 import java.util.List;
 import java.util.TimeZone;
 
+import javax.sql.DataSource;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import io.tributary.apply.TargetDriverProperties;
 import io.tributary.pipeline.Replication;
 import io.tributary.pipeline.RunningPipeline;
 import io.tributary.status.TableStatus;
+import io.tributary.status.TableStatus.Phase;
 import io.tributary.test.DatabaseExtension;
 import io.tributary.test.TestDatabase;
 
@@ -66,11 +71,33 @@ class TypeFidelityIT {
 
 	@Test
 	void everyTypeArrivesExactlyThroughSnapshotAndBinlog(TestDatabase db) throws Exception {
+		replicateEveryType(Replication.of(db, "types"), null);
+	}
+
+	/**
+	 * The same through server-side prepared statements where Tributary would use them
+	 * ({@code cdc.target.server-side-statements}): a statement executed again with other values
+	 * must write them as exactly (an unsigned BIGINT above the signed range, a latin1 value after
+	 * a row with other types).
+	 */
+	@Test
+	void everyTypeArrivesExactlyThroughServerSideStatements(TestDatabase db) throws Exception {
+		String version;
+		try (Connection connection = db.dataSource(null).getConnection()) {
+			version = connection.getMetaData().getDatabaseProductVersion();
+		}
+		replicateEveryType(Replication.of(db, "types_ss"),
+				db.server().dataSource(null, TargetDriverProperties.forServer(version)));
+	}
+
+	private static void replicateEveryType(Replication replication, DataSource target) throws Exception {
 		assertThat(TimeZone.getDefault().getRawOffset()).as("JVM time zone offset").isNotZero();
-		Replication replication = Replication.of(db, "types");
 		replication.onSource("CREATE TABLE t (" + COLUMNS + ") DEFAULT CHARSET = utf8mb4");
 		replication.onSource(insert(1));
-		try (RunningPipeline pipeline = replication.startStreaming()) {
+		try (RunningPipeline pipeline = (target == null) ? replication.startStreaming()
+				: replication.start(target, (p) -> {
+				})) {
+			pipeline.awaitPhase(Phase.STREAMING, Replication.WAIT);
 			// The same values again, now through the binlog, then updated in place.
 			replication.onSource(insert(11));
 			replication.onSource("UPDATE t SET id = id + 100 WHERE id = 13",
