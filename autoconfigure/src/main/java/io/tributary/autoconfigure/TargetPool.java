@@ -13,10 +13,11 @@ import io.tributary.apply.TargetDriverProperties;
 /**
  * Tributary's own pool to a target. With server-side statements asked for
  * ({@code cdc.target.server-side-statements}), before its first connection it asks the server
- * what it is, and gives the pool the driver properties that fit it ({@link TargetDriverProperties}),
- * except those its URL sets itself. A pool's driver properties cannot change once it has started, so the
- * question goes over one connection of its own, opened and closed before the pool starts. Until a
- * server answers, {@link #getConnection()} fails as the pool would, and the next call asks again.
+ * what it is, and gives the pool the driver properties that fit it
+ * ({@link TargetDriverProperties}), except those its URL sets itself. A pool's driver properties
+ * cannot change once it has started, so the question goes over one connection of its own, opened
+ * and closed before the pool starts. Until a server answers, {@link #getConnection()} fails as the
+ * pool would, and the next call asks again.
  */
 final class TargetPool extends HikariDataSource {
 

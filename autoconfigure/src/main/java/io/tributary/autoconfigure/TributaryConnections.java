@@ -101,8 +101,9 @@ public final class TributaryConnections implements AutoCloseable {
 					"Set cdc.target.url (or spring.datasource.url) to the MySQL or MariaDB database the tables are "
 							+ "copied into, with cdc.target.username and cdc.target.password.");
 		}
-		return new TributaryConnections(source, pool(new TargetPool(target.isServerSideStatements()), "tributary-target" + name, url, username,
-				password, target.getMaxConnections(), settings.connectTimeout()), JdbcUrls.defaultSchema(url), true);
+		HikariDataSource targetPool = pool(new TargetPool(target.isServerSideStatements()), "tributary-target" + name,
+				url, username, password, target.getMaxConnections(), settings.connectTimeout());
+		return new TributaryConnections(source, targetPool, JdbcUrls.defaultSchema(url), true);
 	}
 
 	private static HikariDataSource pool(HikariDataSource pool, String name, String url, String username,
