@@ -4,6 +4,8 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 
+import io.tributary.source.binlog.ServerInfo.Flavor;
+
 /**
  * The MySQL Connector/J properties that give a pool of connections to the target server-side
  * prepared statements, cached per connection, where they are safe: on a MariaDB target.
@@ -47,7 +49,7 @@ public final class TargetDriverProperties {
 	 * ({@code DatabaseMetaData.getDatabaseProductVersion()}), for example {@code 10.11.5-MariaDB-log}
 	 */
 	public static Map<String, String> forServer(String productVersion) {
-		return productVersion.contains("MariaDB") ? SERVER_SIDE : Map.of();
+		return (Flavor.of(productVersion, "") == Flavor.MARIADB) ? SERVER_SIDE : Map.of();
 	}
 
 	/**

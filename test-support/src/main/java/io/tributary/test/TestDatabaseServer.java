@@ -536,11 +536,7 @@ public final class TestDatabaseServer implements AutoCloseable {
      * @param schema default schema, or null or empty for none
      */
     public DataSource dataSource(String schema) {
-        String key = schema == null ? "" : schema;
-        if (stopped) {
-            throw new IllegalStateException("the test database server has been stopped");
-        }
-        return pools.computeIfAbsent(key, this::newPool);
+        return dataSource(schema, Map.of());
     }
 
     /**
@@ -551,18 +547,12 @@ public final class TestDatabaseServer implements AutoCloseable {
      * @param driverProperties MySQL Connector/J properties
      */
     public DataSource dataSource(String schema, Map<String, String> driverProperties) {
-        if (driverProperties.isEmpty()) {
-            return dataSource(schema);
-        }
         if (stopped) {
             throw new IllegalStateException("the test database server has been stopped");
         }
-        String key = (schema == null ? "" : schema) + "?" + new TreeMap<>(driverProperties);
-        return pools.computeIfAbsent(key, (k) -> newPool(schema == null ? "" : schema, driverProperties));
-    }
-
-    private HikariDataSource newPool(String schema) {
-        return newPool(schema, Map.of());
+        String name = schema == null ? "" : schema;
+        String key = driverProperties.isEmpty() ? name : name + "?" + new TreeMap<>(driverProperties);
+        return pools.computeIfAbsent(key, (k) -> newPool(name, driverProperties));
     }
 
     private HikariDataSource newPool(String schema, Map<String, String> driverProperties) {

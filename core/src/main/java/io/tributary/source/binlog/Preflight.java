@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -154,8 +153,7 @@ public final class Preflight {
 
 	/** Tells MariaDB from MySQL by {@code VERSION()} and {@code @@version_comment}. */
 	static Flavor flavor(String version, String versionComment) {
-		String text = (version + " " + versionComment).toLowerCase(Locale.ROOT);
-		return text.contains("mariadb") ? Flavor.MARIADB : Flavor.MYSQL;
+		return Flavor.of(version, versionComment);
 	}
 
 	/** Returns {@code @@gtid_mode} on MySQL ({@code OFF} when absent), {@value ServerInfo#MARIADB_GTID} on MariaDB. */

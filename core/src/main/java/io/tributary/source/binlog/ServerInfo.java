@@ -3,6 +3,7 @@ package io.tributary.source.binlog;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
@@ -74,7 +75,19 @@ public record ServerInfo(Flavor flavor, String version, String gtidMode, long se
 		MYSQL,
 
 		/** MariaDB. */
-		MARIADB
+		MARIADB;
+
+		/**
+		 * Tells MariaDB from MySQL by what the server says of itself: MariaDB names itself in its
+		 * version ({@code 10.11.5-MariaDB-log}) or its version comment; anything else is taken for
+		 * MySQL.
+		 * @param version {@code VERSION()}, or the driver's {@code getDatabaseProductVersion()}
+		 * @param versionComment {@code @@version_comment}, or empty when not known
+		 */
+		public static Flavor of(String version, String versionComment) {
+			String text = (version + " " + versionComment).toLowerCase(Locale.ROOT);
+			return text.contains("mariadb") ? MARIADB : MYSQL;
+		}
 
 	}
 
