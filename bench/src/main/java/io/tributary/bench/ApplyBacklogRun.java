@@ -88,8 +88,6 @@ final class ApplyBacklogRun implements AutoCloseable {
 	/** The engine's default apply concurrency, which the hot-row and mix runs keep. */
 	private static final int DEFAULT_WORKERS = ParallelApplier.DEFAULT_CONCURRENCY;
 
-	private static final TableId SOURCE_TABLE = ApplyWorkload.SOURCE_TABLE;
-
 	private static final TableId TARGET_TABLE = new TableId("tributary_target", "sbtest1");
 
 	private static final TableId TARGET_COPY = new TableId("tributary_target", "sbtest1_base");
@@ -106,6 +104,12 @@ final class ApplyBacklogRun implements AutoCloseable {
 	private static final int FLUSH_CAPACITY = 50_000;
 
 	private final ApplyWorkload workload;
+
+	/** The source table the backlogs update. */
+	private final TableId sourceTable;
+
+	/** The ingestion backlogs, whose one-update-per-transaction backlog is the uniform one; or null. */
+	private final IngestionBacklogs shared;
 
 	private final int backlog;
 
@@ -142,7 +146,13 @@ final class ApplyBacklogRun implements AutoCloseable {
 	/** Whether {@link #TARGET_COPY} holds what {@link #TARGET_TABLE} holds, so a shape need not copy it. */
 	private boolean baseCurrent;
 
-	ApplyBacklogRun(ScenarioContext context, NativeReplica replica) {
+	/**
+	 * Prepares a run.
+	 * @param shared the ingestion backlogs of the server, when the uniform backlog is their
+	 * one-update-per-transaction one (same size, same table size), or {@code null} to write a
+	 * backlog of its own on {@code sbtest.sbtest1}
+	 */
+	ApplyBacklogRun(ScenarioContext context, NativeReplica replica, IngestionBacklogs shared) {
 		this.context = context;
 		this.server = context.server();
 		this.replica = replica;
@@ -151,7 +161,10 @@ final class ApplyBacklogRun implements AutoCloseable {
 		this.target = replica.dataSource();
 		this.sourcePool = pool(this.server.jdbcUrl(null), this.server.username(), this.server.password(), 4, "source");
 		BenchSettings settings = context.settings();
-		this.workload = new ApplyWorkload(this.server, settings.number("applyRows"), settings.number("applyClients"),
+		this.shared = shared;
+		this.sourceTable = (shared != null) ? shared.table() : ApplyWorkload.SOURCE_TABLE;
+		this.workload = new ApplyWorkload(this.server, this.sourceTable,
+				(shared != null) ? shared.rows() : settings.number("applyRows"), settings.number("applyClients"),
 				settings.number("hotKeys"));
 		this.backlog = settings.number("applyBacklog");
 		this.mixBacklog = settings.number("applyMixBacklog");
@@ -173,28 +186,12 @@ final class ApplyBacklogRun implements AutoCloseable {
 		say(this.replica.name() + ": " + this.replica.describe() + "; CPU accounting over " + this.meter.pids().size()
 				+ " own processes");
 		int rows = this.workload.rows();
-		Position beforeLoad = SourceQueries.head(this.admin);
-		double loadSeconds = this.workload.load();
-		Position afterLoad = SourceQueries.head(this.admin);
-		say(String.format("Loaded %,d rows in %.1f s; binlog %s to %s", rows, loadSeconds, beforeLoad, afterLoad));
-
-		this.replica.replicateFrom(this.server.host(), this.server.port(), this.server.username(),
-				this.server.password(), beforeLoad);
-		long started = System.nanoTime();
-		this.replica.startReplica();
-		this.replica.awaitExecuted(afterLoad, LONG_WAIT);
-		this.replica.stopReplica();
-		say(String.format("%s applied the load in %.1f s and stopped at %s", this.replica.name(), seconds(started),
-				this.replica.status().executed()));
-
-		started = System.nanoTime();
-		try (HikariDataSource targetPool = targetPool(8)) {
-			Pipeline snapshot = new Pipeline(settings(DEFAULT_WORKERS), this.sourcePool, targetPool);
-			snapshot.start();
-			snapshot.awaitCaughtUp(LONG_WAIT);
-			snapshot.close();
+		if (this.shared == null) {
+			loadAndCopy();
 		}
-		say(String.format("Tributary snapshot and catch-up in %.1f s; checkpoint %s", seconds(started), checkpoint()));
+		else {
+			standAtSharedBacklog();
+		}
 
 		List<Shape> shapes = new ArrayList<>();
 		shapes.add(shape(String.format("%,d single-row transactions on %,d rows", this.backlog, rows), this.backlog, 0,
@@ -215,7 +212,7 @@ final class ApplyBacklogRun implements AutoCloseable {
 		say("Hot backlog: " + replicaHot.describe());
 		Run hotLive = live();
 		say(hotLive.describe());
-		String finalSource = checksum(this.admin, SOURCE_TABLE);
+		String finalSource = checksum(this.admin, this.sourceTable);
 		String finalTarget = checksum(this.target, TARGET_TABLE);
 		say("Checksums at the end: source " + finalSource + ", Tributary target " + finalTarget);
 
@@ -229,6 +226,93 @@ final class ApplyBacklogRun implements AutoCloseable {
 		this.context.detail(ApplyReport.render(this.server.flavor() + " " + this.server.version(), setup, shapes,
 				hotRuns, "`COUNT(*)/SUM(CRC32(CONCAT_WS('#', id, k, c, pad)))` at the end: source " + finalSource
 						+ ", Tributary target " + finalTarget, this.log));
+	}
+
+	/**
+	 * Loads the table on the source, lets the replica apply the load and stop, and lets Tributary
+	 * snapshot the table and stop: both stand at the head.
+	 */
+	private void loadAndCopy() throws Exception {
+		Position beforeLoad = SourceQueries.head(this.admin);
+		double loadSeconds = this.workload.load();
+		Position afterLoad = SourceQueries.head(this.admin);
+		say(String.format("Loaded %,d rows in %.1f s; binlog %s to %s", this.workload.rows(), loadSeconds, beforeLoad,
+				afterLoad));
+		this.replica.replicateFrom(this.server.host(), this.server.port(), this.server.username(),
+				this.server.password(), beforeLoad);
+		long started = System.nanoTime();
+		this.replica.startReplica();
+		this.replica.awaitExecuted(afterLoad, LONG_WAIT);
+		this.replica.stopReplica();
+		say(String.format("%s applied the load in %.1f s and stopped at %s", this.replica.name(), seconds(started),
+				this.replica.status().executed()));
+		snapshotToHead();
+	}
+
+	/** Lets a Tributary pipeline snapshot the table into its target, catch up and stop, saving its checkpoint. */
+	private void snapshotToHead() throws Exception {
+		long started = System.nanoTime();
+		try (HikariDataSource targetPool = targetPool(8)) {
+			Pipeline snapshot = new Pipeline(settings(DEFAULT_WORKERS), this.sourcePool, targetPool);
+			snapshot.start();
+			snapshot.awaitCaughtUp(LONG_WAIT);
+			snapshot.close();
+		}
+		say(String.format("Tributary snapshot and catch-up in %.1f s; checkpoint %s", seconds(started), checkpoint()));
+	}
+
+	/**
+	 * Puts the replica and Tributary at the start of the ingestion scenario's backlog of one update
+	 * per transaction, which the source has already written, so the uniform shape reads it rather
+	 * than a backlog of its own. The replica replays the source's binlog from before the ingestion
+	 * schema was created ({@code START ... UNTIL} the backlog's start; committing without syncing
+	 * meanwhile), then forgets what it fetched beyond. Tributary snapshots the table as it is now
+	 * (which leaves its checkpoint and target table), then its target table is replaced by the
+	 * replica's copy and its checkpoint moved back to the backlog's start.
+	 */
+	private void standAtSharedBacklog() throws Exception {
+		IngestionBacklogs.Backlog uniform = this.shared.onePerTransaction();
+		Position start = uniform.from();
+		long started = System.nanoTime();
+		Map<String, String> durability = new LinkedHashMap<>();
+		for (String name : List.of("innodb_flush_log_at_trx_commit", "sync_binlog")) {
+			durability.put(name, this.replica.variable(name));
+		}
+		this.replica.execute("SET GLOBAL innodb_flush_log_at_trx_commit = 2", "SET GLOBAL sync_binlog = 0");
+		try {
+			this.replica.replicateFrom(this.server.host(), this.server.port(), this.server.username(),
+					this.server.password(), this.shared.beforeSchema());
+			this.replica.startReplicaUntil(start);
+			this.replica.awaitExecuted(start, LONG_WAIT);
+			this.replica.stopReplica();
+		}
+		finally {
+			for (Map.Entry<String, String> variable : durability.entrySet()) {
+				this.replica.execute("SET GLOBAL " + variable.getKey() + " = " + variable.getValue());
+			}
+		}
+		Position at = this.replica.status().executed();
+		if (at == null || !sameOffset(at, start)) {
+			throw new IllegalStateException(this.replica.name() + " stopped at " + at + ", not at the backlog's start "
+					+ start);
+		}
+		this.replica.replicateFrom(this.server.host(), this.server.port(), this.server.username(),
+				this.server.password(), start);
+		say(String.format("%s replayed the source from %s to the start of the ingestion scenario's backlog %s in %.1f s",
+				this.replica.name(), this.shared.beforeSchema(), start, seconds(started)));
+		snapshotToHead();
+		started = System.nanoTime();
+		String gtids = uniform.fromGtids().isEmpty() ? null : uniform.fromGtids();
+		String checkpoint = Position.of(start.file(), start.offset(), gtids, Position.parse(checkpoint()).serverId())
+			.toString();
+		copyTable(this.sourceTable, TARGET_TABLE);
+		setCheckpoint(checkpoint);
+		say(String.format("Tributary's target table replaced by the replica's copy and its checkpoint set to %s in "
+				+ "%.1f s", checkpoint, seconds(started)));
+	}
+
+	private static boolean sameOffset(Position a, Position b) {
+		return a.file().equals(b.file()) && a.offset() == b.offset();
 	}
 
 	/**
@@ -248,16 +332,35 @@ final class ApplyBacklogRun implements AutoCloseable {
 		}
 		Position replicaStart = this.replica.status().executed();
 
-		Position before = SourceQueries.head(this.admin);
-		long transactionsBefore = ServerSideUpdates.transactionsLogged(this.server);
-		ApplyWorkload.Backlog backlog = this.workload.write(count, hotShare, seed);
-		Position after = SourceQueries.head(this.admin);
-		long logged = ServerSideUpdates.transactionsLogged(this.server) - transactionsBefore;
-		long bytes = IngestionBacklogs.bytesBetween(before, after, SourceQueries.binaryLogs(this.admin));
-		say(String.format("Backlog %s: written in %.1f s (%.0f/s), %,d transactions logged, %,d distinct ids; binlog %s "
-				+ "to %s, %,d bytes", name, backlog.seconds(), count / backlog.seconds(), logged,
-				backlog.distinctKeys(), before, after, bytes));
-		if (!replicaStart.equals(before) || !Position.parse(checkpoint).equals(before)) {
+		Position before;
+		Position after;
+		ApplyWorkload.Backlog backlog;
+		long logged;
+		long bytes;
+		if (this.shared != null && hotShare == 0) {
+			IngestionBacklogs.Backlog uniform = this.shared.onePerTransaction();
+			before = uniform.from();
+			after = uniform.to();
+			backlog = new ApplyWorkload.Backlog(count, 0, uniform.seconds(), this.shared.touched());
+			logged = uniform.transactions();
+			bytes = uniform.bytes();
+			say(String.format("Backlog %s: the ingestion scenario's backlog of one update per transaction, written in "
+					+ "%.1f s (%.0f/s) by %d clients, %,d transactions, %,d distinct ids; binlog %s to %s, %,d bytes",
+					name, backlog.seconds(), count / backlog.seconds(), this.context.settings().number("clients"),
+					logged, backlog.distinctKeys(), before, after, bytes));
+		}
+		else {
+			before = SourceQueries.head(this.admin);
+			long transactionsBefore = ServerSideUpdates.transactionsLogged(this.server);
+			backlog = this.workload.write(count, hotShare, seed);
+			after = SourceQueries.head(this.admin);
+			logged = ServerSideUpdates.transactionsLogged(this.server) - transactionsBefore;
+			bytes = IngestionBacklogs.bytesBetween(before, after, SourceQueries.binaryLogs(this.admin));
+			say(String.format("Backlog %s: written in %.1f s (%.0f/s), %,d transactions logged, %,d distinct ids; "
+					+ "binlog %s to %s, %,d bytes", name, backlog.seconds(), count / backlog.seconds(), logged,
+					backlog.distinctKeys(), before, after, bytes));
+		}
+		if (replicaStart == null || !sameOffset(replicaStart, before) || !sameOffset(Position.parse(checkpoint), before)) {
 			say("Note: replica start " + replicaStart + ", checkpoint " + checkpoint + " and backlog start " + before
 					+ " differ");
 		}
@@ -274,8 +377,8 @@ final class ApplyBacklogRun implements AutoCloseable {
 			}));
 		}
 		Run replicaRun = measure(this.replica.name(), () -> replicaApply(before, after, count));
-		String sourceSum = checksum(this.admin, SOURCE_TABLE);
-		String replicaSum = checksum(this.target, SOURCE_TABLE);
+		String sourceSum = checksum(this.admin, this.sourceTable);
+		String replicaSum = checksum(this.target, this.sourceTable);
 		String tributarySum = checksum(this.target, TARGET_TABLE);
 
 		List<ReaderMain.Round> raw = this.context.readers().run("raw-" + (hotShare > 0 ? "mix" : "uniform"), "raw",
@@ -472,7 +575,7 @@ final class ApplyBacklogRun implements AutoCloseable {
 					this.replica.name(), elapsed, at, 100 * part, applied, transactions));
 			// Tributary's target, which caught up before, holds the source's rows at the head: the
 			// replica goes on from there, so the next backlog is measured from its own start.
-			copyTable(TARGET_TABLE, SOURCE_TABLE);
+			copyTable(TARGET_TABLE, this.sourceTable);
 			this.replica.replicateFrom(this.server.host(), this.server.port(), this.server.username(),
 					this.server.password(), head);
 		}
@@ -510,7 +613,7 @@ final class ApplyBacklogRun implements AutoCloseable {
 		SourceSettings source = new SourceSettings(this.server.host(), this.server.port(), this.server.username(),
 				this.server.password(), this.nextServerId++, Duration.ofSeconds(10), Duration.ofSeconds(5),
 				SslMode.DISABLED, null);
-		return PipelineSettings.of(source, List.of(new TableMapping(SOURCE_TABLE, TARGET_TABLE)), CHECKPOINTS)
+		return PipelineSettings.of(source, List.of(new TableMapping(this.sourceTable, TARGET_TABLE)), CHECKPOINTS)
 			.withApplyConcurrency(workers)
 			.withChecksum(ChecksumSettings.DEFAULTS.withEnabled(false));
 	}
@@ -534,9 +637,9 @@ final class ApplyBacklogRun implements AutoCloseable {
 	private String checkpoint() throws SQLException {
 		try (Connection connection = this.target.getConnection(); Statement statement = connection.createStatement();
 				ResultSet rs = statement.executeQuery("SELECT binlog_position FROM " + CHECKPOINTS.quoted()
-						+ " WHERE pipeline = 'default' AND source_table = '" + SOURCE_TABLE + "'")) {
+						+ " WHERE pipeline = 'default' AND source_table = '" + this.sourceTable + "'")) {
 			if (!rs.next()) {
-				throw new IllegalStateException("No checkpoint saved for " + SOURCE_TABLE);
+				throw new IllegalStateException("No checkpoint saved for " + this.sourceTable);
 			}
 			return rs.getString(1);
 		}
@@ -552,13 +655,18 @@ final class ApplyBacklogRun implements AutoCloseable {
 	/** Puts Tributary's target table and checkpoint back to where they were before the backlog. */
 	private void restoreTarget(String checkpoint) throws SQLException {
 		copyTable(TARGET_COPY, TARGET_TABLE);
+		setCheckpoint(checkpoint);
+	}
+
+	/** Sets the binlog position of Tributary's checkpoint of the table. */
+	private void setCheckpoint(String checkpoint) throws SQLException {
 		try (Connection connection = this.target.getConnection();
 				PreparedStatement update = connection.prepareStatement("UPDATE " + CHECKPOINTS.quoted()
 						+ " SET binlog_position = ? WHERE pipeline = 'default' AND source_table = ?")) {
 			update.setString(1, checkpoint);
-			update.setString(2, SOURCE_TABLE.toString());
+			update.setString(2, this.sourceTable.toString());
 			if (update.executeUpdate() != 1) {
-				throw new IllegalStateException("Checkpoint row of " + SOURCE_TABLE + " not found");
+				throw new IllegalStateException("Checkpoint row of " + this.sourceTable + " not found");
 			}
 		}
 	}

@@ -25,17 +25,17 @@ public record BenchSettings(String mode, List<String> servers, List<String> scen
 		Map<String, String> sizes) {
 
 	/** Every scenario, in the order a run takes them. */
-	public static final List<String> ALL_SCENARIOS = List.of("ingestion", "unsubscribed", "snapshot", "apply",
+	public static final List<String> ALL_SCENARIOS = List.of("ingestion", "unsubscribed", "apply", "snapshot",
 			"kafka", "latency", "memory");
 
 	/** Property name, full-mode default, smoke-mode default, what it sets. */
 	private static final String[][] SIZES = {
-			{ "mysqlScenarios", "ingestion,unsubscribed,apply", "all", "scenarios that run on MySQL too (all: every one that can)" },
+			{ "mysqlScenarios", "ingestion,apply", "all", "scenarios that run on MySQL too (all: every one that can)" },
 			{ "changes", "1000000", "2000", "single-row updates in each ingestion backlog" },
 			{ "perTransaction", "100", "100", "updates per transaction in the batched ingestion backlog" },
 			{ "tableRows", "1000000", "2000", "rows of the ingestion table the updates hit" },
 			{ "clients", "4", "2", "connections that write a backlog" },
-			{ "warmRounds", "3", "1", "reads of a backlog after the cold one, in the same JVM" },
+			{ "warmRounds", "2", "1", "reads of a backlog after the cold one, in the same JVM" },
 			{ "childHeap", "2g", "512m", "heap of each reader JVM (-Xmx)" },
 			{ "childTimeoutMinutes", "20", "5", "longest a reader JVM may run before it is killed" },
 			{ "snapshotRows", "1000000", "2000", "rows of the snapshot table" },
@@ -46,14 +46,15 @@ public record BenchSettings(String mode, List<String> servers, List<String> scen
 			{ "applyWorkers", "4", "2", "apply workers of the Tributary catch-up runs" },
 			{ "applyClients", "8", "2", "connections that write the apply backlog" },
 			{ "hotKeys", "10", "10", "ids the hot-row updates hit" },
-			{ "hotUpdates", "100000", "500", "hot-row update transactions" },
+			{ "hotUpdates", "50000", "500", "hot-row update transactions" },
 			{ "replicaThreads", "4", "2", "parallel applier threads of the native replica" },
-			{ "replicaSeconds", "30", "30", "longest the native replica applies a backlog; its rate is what it applied by then" },
+			{ "replicaSeconds", "20", "20", "longest the native replica applies a backlog; its rate is what it applied by then" },
 			{ "applyMixBacklog", "300000", "2000", "single-row update transactions in the apply scenario's hot-row mix" },
 			{ "applyMixHotPercent", "50", "50", "percent of the mix's transactions that hit a hot id" },
+			{ "kafkaBacklog", "300000", "2000", "single-row update transactions in the kafka scenario's backlog" },
 			{ "kafkaPartitions", "4", "2", "partitions of the kafka scenario's topic" },
 			{ "latencySeconds", "120", "3", "seconds the latency run with default settings writes for" },
-			{ "latencyVariantSeconds", "30", "3", "seconds each other latency run (flush when idle off, hot rows) writes for" },
+			{ "latencyVariantSeconds", "20", "3", "seconds each other latency run (flush when idle off, hot rows) writes for" },
 			{ "latencyRate", "1000", "1000", "transactions per second the latency writers keep" },
 			{ "latencyClients", "4", "2", "connections the latency writers share the rate among" },
 			{ "latencyWarmupSeconds", "5", "1", "first seconds of a latency run left out of its percentiles" },
@@ -64,7 +65,7 @@ public record BenchSettings(String mode, List<String> servers, List<String> scen
 			{ "memoryRows", "1000000", "5000", "rows of the memory scenario's table the burst updates" },
 			{ "memorySoftLimitMb", "64", "1", "cdc.buffer.soft-limit of the memory runs, in MB" },
 			{ "memoryListenerMicrosPerChange", "10", "10", "pause of the slow ChangeListener per change of a batch, in microseconds" },
-			{ "memorySampleMillis", "20", "20", "pause of the live-heap sampler between two readings" } };
+			{ "memorySampleMillis", "100", "20", "pause of the live-heap sampler between two readings" } };
 
 	/** Reads the settings from system properties. */
 	public static BenchSettings fromSystemProperties() {

@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,13 +28,19 @@ import io.tributary.test.TestDatabaseServer;
  * a secondary index, CHAR(120), CHAR(60); {@code tableRows} rows), {@code other} (the same shape,
  * empty: what the unsubscribed reader subscribes to) and {@code marker} (rows that tell when
  * Debezium's schema history is complete). The server runs the updates itself, {@code clients}
- * sequences of transactions at once ({@link ServerSideUpdates}).
+ * sequences of transactions at once ({@link ServerSideUpdates}), with the source's settings of the
+ * apply scenario ({@link SourceTuning}), which reads the second backlog too.
  *
  * @param schema the schema
  * @param history Debezium's schema history file, or {@code null} when Debezium does not run
  * @param all the backlogs, batched first
+ * @param beforeSchema the binlog's head before the schema was created, by file and offset: a
+ * replica that starts there builds the table as the source did
+ * @param rows rows of the table
+ * @param touched the ids the updates hit (each backlog hits the same ones)
  */
-record IngestionBacklogs(String schema, String history, List<Backlog> all) {
+record IngestionBacklogs(String schema, String history, List<Backlog> all, Position beforeSchema, int rows,
+		BitSet touched) {
 
 	static final String SCHEMA = "bench_ingest";
 
@@ -42,8 +49,9 @@ record IngestionBacklogs(String schema, String history, List<Backlog> all) {
 	static IngestionBacklogs write(ScenarioContext context) throws Exception {
 		TestDatabaseServer server = context.server();
 		BenchSettings settings = context.settings();
-		server.createSchema(SCHEMA);
 		DataSource pool = server.dataSource(null);
+		Position beforeSchema = fileOffset(SourceQueries.head(pool));
+		server.createSchema(SCHEMA);
 		int rows = settings.number("tableRows");
 		long started = System.nanoTime();
 		try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement()) {
@@ -71,10 +79,24 @@ record IngestionBacklogs(String schema, String history, List<Backlog> all) {
 		for (int from = 0; from < ids.length; from += perTransaction) {
 			Arrays.sort(ids, from, Math.min(ids.length, from + perTransaction));
 		}
+		BitSet touched = new BitSet(rows + 1);
+		Arrays.stream(ids).forEach(touched::set);
 		List<Backlog> all = new ArrayList<>();
-		all.add(generate(context, perTransaction + " changes/transaction", ids, perTransaction));
-		all.add(generate(context, "1 change/transaction", ids, 1));
-		return new IngestionBacklogs(SCHEMA, history, all);
+		try (SourceTuning tuning = SourceTuning.apply(server)) {
+			all.add(generate(context, perTransaction + " changes/transaction", ids, perTransaction));
+			all.add(generate(context, "1 change/transaction", ids, 1));
+		}
+		return new IngestionBacklogs(SCHEMA, history, all, beforeSchema, rows, touched);
+	}
+
+	/** The backlog of one update per transaction, which the apply scenario also reads. */
+	Backlog onePerTransaction() {
+		return this.all.get(this.all.size() - 1);
+	}
+
+	/** The table the updates hit. */
+	TableId table() {
+		return new TableId(this.schema, TABLE);
 	}
 
 	/** The arguments every reader JVM of this server gets. */
@@ -128,7 +150,7 @@ record IngestionBacklogs(String schema, String history, List<Backlog> all) {
 		Position to = fileOffset(SourceQueries.headFileOffset(pool));
 		long bytes = bytesBetween(from, to, SourceQueries.binaryLogs(pool));
 		String gtids = (head.gtids() != null) ? head.gtids().replaceAll("\\s", "") : "";
-		Backlog backlog = new Backlog(name, from, gtids, to, ids.length, transactions, bytes);
+		Backlog backlog = new Backlog(name, from, gtids, to, ids.length, transactions, bytes, seconds);
 		context.say(String.format("wrote backlog %s: %,d changes in %,d transactions from %d clients in %.1f s; "
 				+ "binlog %s to %s, %,d bytes", name, ids.length, transactions, clients, seconds, from, to, bytes));
 		return backlog;
@@ -174,8 +196,10 @@ record IngestionBacklogs(String schema, String history, List<Backlog> all) {
 	 * @param changes single-row updates in it
 	 * @param transactions transactions in it
 	 * @param bytes binlog bytes in it
+	 * @param seconds how long the server took to write it
 	 */
-	record Backlog(String name, Position from, String fromGtids, Position to, long changes, long transactions, long bytes) {
+	record Backlog(String name, Position from, String fromGtids, Position to, long changes, long transactions, long bytes,
+			double seconds) {
 
 	}
 

@@ -32,8 +32,9 @@ import io.tributary.status.TableStatus;
 import io.tributary.test.TestDatabaseServer;
 
 /**
- * Kafka: the apply scenario's uniform backlog ({@code applyBacklog} single-row update
- * transactions over {@code applyRows} rows, written by {@link ApplyWorkload}) caught up twice in
+ * Kafka: a backlog of the apply scenario's uniform shape ({@code kafkaBacklog} single-row update
+ * transactions over {@code applyRows} rows, written by {@link ApplyWorkload}; shorter than the
+ * apply scenario's, since both figures here come from the same backlog) caught up twice in
  * the same run: by the table applier into a target table (the apply scenario's settings and
  * target server), and by the Kafka sink into a topic of a KRaft broker in this JVM. Both
  * pipelines stand stopped at the backlog's start, each with its checkpoint; each is timed from
@@ -90,7 +91,7 @@ final class KafkaScenario implements Scenario {
 		NativeReplica target = context.replica();
 		ApplyWorkload workload = new ApplyWorkload(server, SOURCE_TABLE, settings.number("applyRows"),
 				settings.number("applyClients"), settings.number("hotKeys"));
-		int backlog = settings.number("applyBacklog");
+		int backlog = settings.number("kafkaBacklog");
 		int workers = Arrays.stream(settings.numbers("applyWorkers")).max().orElseThrow();
 		int partitions = settings.number("kafkaPartitions");
 		CpuMeter meter = new CpuMeter(server.port(), target.port());
@@ -125,7 +126,7 @@ final class KafkaScenario implements Scenario {
 			context.say("Checkpoints at the backlog's start " + before + ": table " + tableStart + ", Kafka "
 					+ kafkaStart);
 
-			// The apply scenario's uniform backlog: the same seed, so the same ids on the same rows.
+			// The apply scenario's uniform shape: the same seed, so each client's ids begin as there.
 			ApplyWorkload.Backlog written = workload.write(backlog, 0, 1000);
 			Position after = SourceQueries.head(sourcePool);
 			context.say(String.format("Backlog: %,d single-row transactions in %.1f s, %,d distinct ids; binlog %s "
@@ -200,7 +201,7 @@ final class KafkaScenario implements Scenario {
 				+ "target syncs each commit); %s; the JVM's CPU seconds (reader, sink and broker): %s", shape,
 				records, written.distinctKeys(), (double) records / Math.max(1, flushes), partitions, published.cpu(),
 				published.threads()));
-		context.detail(String.format("### Kafka sink (%s)%n%n%s, the apply scenario's uniform backlog, caught up from "
+		context.detail(String.format("### Kafka sink (%s)%n%n%s, a backlog of the apply scenario's uniform shape, caught up from "
 				+ "the same start by each pipeline, one after the other.%n%n"
 				+ "| sink | seconds | changes/s | records/s | records written | flushes | CPU |%n"
 				+ "| --- | --- | --- | --- | --- | --- | --- |%n"

@@ -103,6 +103,11 @@ final class MySqlReplica implements NativeReplica {
 	}
 
 	@Override
+	public void startReplicaUntil(Position until) throws SQLException {
+		execute("START REPLICA UNTIL SOURCE_LOG_FILE = '" + until.file() + "', SOURCE_LOG_POS = " + until.offset());
+	}
+
+	@Override
 	public void stopReplica() throws SQLException {
 		execute("STOP REPLICA");
 	}

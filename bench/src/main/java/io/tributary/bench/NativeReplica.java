@@ -48,6 +48,12 @@ interface NativeReplica extends AutoCloseable {
 	/** Starts both replication threads. */
 	void startReplica() throws SQLException;
 
+	/**
+	 * Starts both replication threads; the SQL thread stops by itself once it has executed the
+	 * source's binlog up to a transaction boundary, by file and offset.
+	 */
+	void startReplicaUntil(Position until) throws SQLException;
+
 	/** Stops both replication threads. */
 	void stopReplica() throws SQLException;
 

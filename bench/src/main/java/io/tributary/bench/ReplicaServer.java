@@ -219,6 +219,12 @@ public final class ReplicaServer implements NativeReplica {
 		execute("START SLAVE");
 	}
 
+	/** {@code START SLAVE UNTIL MASTER_LOG_FILE = ..., MASTER_LOG_POS = ...}. */
+	@Override
+	public void startReplicaUntil(Position until) throws SQLException {
+		execute("START SLAVE UNTIL MASTER_LOG_FILE = '" + until.file() + "', MASTER_LOG_POS = " + until.offset());
+	}
+
 	/** {@code STOP SLAVE}: both threads. */
 	@Override
 	public void stopReplica() throws SQLException {

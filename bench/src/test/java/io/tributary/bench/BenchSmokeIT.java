@@ -52,4 +52,34 @@ class BenchSmokeIT {
 		assertThat(Files.readString(outcome.markdown())).contains("## Targets").contains("## What bounds each figure");
 	}
 
+	/**
+	 * When its sizes differ from the ingestion scenario's, the apply scenario loads a table of its
+	 * own and writes its own uniform backlog rather than reading the ingestion one.
+	 */
+	@Test
+	void theApplyScenarioWritesItsOwnBacklogWhenItsSizesDiffer() throws Exception {
+		String flavor = System.getProperty("tributary.test.db", "mariadb");
+		Properties properties = new Properties();
+		properties.setProperty("bench.mode", "smoke");
+		properties.setProperty("bench.servers", flavor);
+		properties.setProperty("bench.scenarios", "apply");
+		properties.setProperty("bench.applyBacklog", "1000");
+		properties.setProperty("bench.out", Path.of("target", "bench-smoke-apply-" + flavor).toString());
+
+		BenchRun.Outcome outcome;
+		try {
+			outcome = BenchRun.run(BenchSettings.from(properties));
+		}
+		catch (Preflight.MissingToolException ex) {
+			abort(ex.getMessage());
+			return;
+		}
+
+		assertThat(outcome.rows()).filteredOn(ResultRow::isFailure).isEmpty();
+		assertThat(outcome.rows()).filteredOn((row) -> row.scenario().equals("apply")).anyMatch(ResultRow::isComparison);
+		assertThat(Files.readString(outcome.markdown())).contains("Loaded 2,000 rows")
+			.contains("1,000 single-row transactions on 2,000 rows: written in")
+			.doesNotContain("the ingestion scenario's backlog");
+	}
+
 }
