@@ -53,7 +53,9 @@ import io.tributary.test.TestDatabaseServer;
  * <ol>
  *   <li>{@code sbtest.sbtest1} is loaded with {@code applyRows} rows on the source
  *       ({@link ApplyWorkload}). The replica replicates the load and stops; a Tributary pipeline
- *       snapshots the table, catches up and stops, which saves its checkpoint.
+ *       snapshots the table, catches up and stops, which saves its checkpoint. When the ingestion
+ *       backlogs serve ({@link #standAtSharedBacklog()}), their table is the source table instead
+ *       and both stand at the start of their one-row backlog, already written.
  *   <li>Per backlog shape, Tributary's target table is copied aside (for the first shape only:
  *       later shapes start from the copy the target's own write left), then the backlog is written
  *       with both systems stopped at the head: {@code applyBacklog} uniform transactions, then
