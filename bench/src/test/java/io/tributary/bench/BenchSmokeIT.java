@@ -21,21 +21,8 @@ class BenchSmokeIT {
 
 	@Test
 	void everyScenarioProducesItsFiguresAtTinySizes() throws Exception {
-		String flavor = System.getProperty("tributary.test.db", "mariadb");
-		Properties properties = new Properties();
-		properties.setProperty("bench.mode", "smoke");
-		properties.setProperty("bench.servers", flavor);
-		properties.setProperty("bench.out", Path.of("target", "bench-smoke-" + flavor).toString());
-		BenchSettings settings = BenchSettings.from(properties);
-
-		BenchRun.Outcome outcome;
-		try {
-			outcome = BenchRun.run(settings);
-		}
-		catch (Preflight.MissingToolException ex) {
-			abort(ex.getMessage());
-			return;
-		}
+		String flavor = flavor();
+		BenchRun.Outcome outcome = runSmoke("bench-smoke-" + flavor, new Properties());
 
 		assertThat(outcome.rows()).filteredOn(ResultRow::isFailure).isEmpty();
 		List<String> expected = BenchRun.scenarios().stream().filter((s) -> s.runsOn(flavor)).map(Scenario::name)
@@ -58,28 +45,40 @@ class BenchSmokeIT {
 	 */
 	@Test
 	void theApplyScenarioWritesItsOwnBacklogWhenItsSizesDiffer() throws Exception {
-		String flavor = System.getProperty("tributary.test.db", "mariadb");
-		Properties properties = new Properties();
-		properties.setProperty("bench.mode", "smoke");
-		properties.setProperty("bench.servers", flavor);
-		properties.setProperty("bench.scenarios", "apply");
-		properties.setProperty("bench.applyBacklog", "1000");
-		properties.setProperty("bench.out", Path.of("target", "bench-smoke-apply-" + flavor).toString());
-
-		BenchRun.Outcome outcome;
-		try {
-			outcome = BenchRun.run(BenchSettings.from(properties));
-		}
-		catch (Preflight.MissingToolException ex) {
-			abort(ex.getMessage());
-			return;
-		}
+		Properties sizes = new Properties();
+		sizes.setProperty("bench.scenarios", "apply");
+		sizes.setProperty("bench.applyBacklog", "1000");
+		BenchRun.Outcome outcome = runSmoke("bench-smoke-apply-" + flavor(), sizes);
 
 		assertThat(outcome.rows()).filteredOn(ResultRow::isFailure).isEmpty();
 		assertThat(outcome.rows()).filteredOn((row) -> row.scenario().equals("apply")).anyMatch(ResultRow::isComparison);
 		assertThat(Files.readString(outcome.markdown())).contains("Loaded 2,000 rows")
 			.contains("1,000 single-row transactions on 2,000 rows: written in")
 			.doesNotContain("the ingestion scenario's backlog");
+	}
+
+
+	private static String flavor() {
+		return System.getProperty("tributary.test.db", "mariadb");
+	}
+
+	/**
+	 * Runs the command in smoke mode on this execution's server, with the given properties on top;
+	 * aborts the test when a tool the run needs is missing.
+	 */
+	private static BenchRun.Outcome runSmoke(String out, Properties extra) throws Exception {
+		Properties properties = new Properties();
+		properties.setProperty("bench.mode", "smoke");
+		properties.setProperty("bench.servers", flavor());
+		properties.setProperty("bench.out", Path.of("target", out).toString());
+		properties.putAll(extra);
+		try {
+			return BenchRun.run(BenchSettings.from(properties));
+		}
+		catch (Preflight.MissingToolException ex) {
+			abort(ex.getMessage());
+			throw ex;
+		}
 	}
 
 }
