@@ -6,6 +6,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.LinkedHashMap;
@@ -24,6 +25,8 @@ import io.tributary.bench.ApplyReport.Limits;
 import io.tributary.bench.ApplyReport.Run;
 import io.tributary.bench.ApplyReport.Shape;
 import io.tributary.bench.ApplyReport.ThreadCpu;
+import io.tributary.checkpoint.JdbcCheckpointStore;
+import io.tributary.checkpoint.TableCheckpoint;
 import io.tributary.checksum.ChecksumSettings;
 import io.tributary.pipeline.Pipeline;
 import io.tributary.pipeline.PipelineSettings;
@@ -268,9 +271,9 @@ final class ApplyBacklogRun implements AutoCloseable {
 	 * per transaction, which the source has already written, so the uniform shape reads it rather
 	 * than a backlog of its own. The replica replays the source's binlog from before the ingestion
 	 * schema was created ({@code START ... UNTIL} the backlog's start; committing without syncing
-	 * meanwhile), then forgets what it fetched beyond. Tributary snapshots the table as it is now
-	 * (which leaves its checkpoint and target table), then its target table is replaced by the
-	 * replica's copy and its checkpoint moved back to the backlog's start.
+	 * meanwhile), then forgets what it fetched beyond. Tributary's target table is the replica's copy,
+	 * and its checkpoint, written as a pipeline writes it when its snapshot is done, is the backlog's
+	 * start: the first pipeline resumes there.
 	 */
 	private void standAtSharedBacklog() throws Exception {
 		IngestionBacklogs.Backlog uniform = this.shared.onePerTransaction();
@@ -302,15 +305,24 @@ final class ApplyBacklogRun implements AutoCloseable {
 				this.server.password(), start);
 		say(String.format("%s replayed the source from %s to the start of the ingestion scenario's backlog %s in %.1f s",
 				this.replica.name(), this.shared.beforeSchema(), start, seconds(started)));
-		snapshotToHead();
 		started = System.nanoTime();
 		String gtids = uniform.fromGtids().isEmpty() ? null : uniform.fromGtids();
-		String checkpoint = Position.of(start.file(), start.offset(), gtids, Position.parse(checkpoint()).serverId())
-			.toString();
+		Position checkpoint = Position.of(start.file(), start.offset(), gtids, sourceServerId());
 		copyTable(this.sourceTable, TARGET_TABLE);
-		setCheckpoint(checkpoint);
-		say(String.format("Tributary's target table replaced by the replica's copy and its checkpoint set to %s in "
-				+ "%.1f s", checkpoint, seconds(started)));
+		JdbcCheckpointStore store = new JdbcCheckpointStore(this.target, CHECKPOINTS, "default");
+		store.initialize();
+		store.save(List.of(new TableCheckpoint(this.sourceTable, TARGET_TABLE, true, checkpoint, null, Instant.now())));
+		say(String.format("Tributary's target table is the replica's copy, and its checkpoint (table copied, "
+				+ "position %s) was written in %.1f s", checkpoint, seconds(started)));
+	}
+
+	/** The source's {@code server_id}, which a checkpoint's position names. */
+	private long sourceServerId() throws SQLException {
+		try (Connection connection = this.admin.getConnection(); Statement statement = connection.createStatement();
+				ResultSet rs = statement.executeQuery("SELECT @@server_id")) {
+			rs.next();
+			return rs.getLong(1);
+		}
 	}
 
 	private static boolean sameOffset(Position a, Position b) {

@@ -41,11 +41,7 @@ final class ApplyWorkload {
 
 	private final int hotKeys;
 
-	ApplyWorkload(TestDatabaseServer server, int rows, int clients, int hotKeys) {
-		this(server, SOURCE_TABLE, rows, clients, hotKeys);
-	}
-
-	/** The same workload on another table, created in a schema of its own by {@link #load()}. */
+	/** The workload on a table, created in a schema of its own by {@link #load()}. */
 	ApplyWorkload(TestDatabaseServer server, TableId table, int rows, int clients, int hotKeys) {
 		this.server = server;
 		this.table = table;

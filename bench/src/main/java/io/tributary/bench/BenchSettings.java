@@ -48,7 +48,7 @@ public record BenchSettings(String mode, List<String> servers, List<String> scen
 			{ "hotKeys", "10", "10", "ids the hot-row updates hit" },
 			{ "hotUpdates", "50000", "500", "hot-row update transactions" },
 			{ "replicaThreads", "4", "2", "parallel applier threads of the native replica" },
-			{ "replicaSeconds", "20", "20", "longest the native replica applies a backlog; its rate is what it applied by then" },
+			{ "replicaSeconds", "15", "20", "longest the native replica applies a backlog; its rate is what it applied by then" },
 			{ "applyMixBacklog", "300000", "2000", "single-row update transactions in the apply scenario's hot-row mix" },
 			{ "applyMixHotPercent", "50", "50", "percent of the mix's transactions that hit a hot id" },
 			{ "kafkaBacklog", "300000", "2000", "single-row update transactions in the kafka scenario's backlog" },
