@@ -269,24 +269,33 @@ final class ApplyBacklogRun implements AutoCloseable {
 	/**
 	 * Puts the replica and Tributary at the start of the ingestion scenario's backlog of one update
 	 * per transaction, which the source has already written, so the uniform shape reads it rather
-	 * than a backlog of its own. The replica replays the source's binlog from before the ingestion
-	 * schema was created ({@code START ... UNTIL} the backlog's start; committing without syncing
-	 * meanwhile), then forgets what it fetched beyond. Tributary's target table is the replica's copy,
-	 * and its checkpoint, written as a pipeline writes it when its snapshot is done, is the backlog's
-	 * start: the first pipeline resumes there.
+	 * than a backlog of its own. The replica replays only the copy of the table that the source made
+	 * right before that backlog ({@link IngestionBacklogs#startCopy()}: {@code START ... UNTIL} the
+	 * backlog's start, committing without syncing meanwhile), renames it to the table's name and
+	 * forgets what it fetched beyond; the source drops its copy without logging it. Tributary's
+	 * target table is the replica's copy, and its checkpoint, written as a pipeline writes it when
+	 * its snapshot is done, is the backlog's start: the first pipeline resumes there.
 	 */
 	private void standAtSharedBacklog() throws Exception {
 		IngestionBacklogs.Backlog uniform = this.shared.onePerTransaction();
 		Position start = uniform.from();
+		Position copied = this.shared.startCopy();
+		if (copied == null) {
+			throw new IllegalStateException("The ingestion backlogs were written without the copy of the table at the "
+					+ "one-row backlog's start");
+		}
+		TableId copy = new TableId(this.sourceTable.schema(), IngestionBacklogs.START_COPY);
 		long started = System.nanoTime();
 		Map<String, String> durability = new LinkedHashMap<>();
 		for (String name : List.of("innodb_flush_log_at_trx_commit", "sync_binlog")) {
 			durability.put(name, this.replica.variable(name));
 		}
-		this.replica.execute("SET GLOBAL innodb_flush_log_at_trx_commit = 2", "SET GLOBAL sync_binlog = 0");
+		this.replica.execute("SET GLOBAL innodb_flush_log_at_trx_commit = 2", "SET GLOBAL sync_binlog = 0",
+				"CREATE DATABASE IF NOT EXISTS " + TableId.quote(this.sourceTable.schema()),
+				"DROP TABLE IF EXISTS " + this.sourceTable.quoted(), "DROP TABLE IF EXISTS " + copy.quoted());
 		try {
 			this.replica.replicateFrom(this.server.host(), this.server.port(), this.server.username(),
-					this.server.password(), this.shared.beforeSchema());
+					this.server.password(), copied);
 			this.replica.startReplicaUntil(start);
 			this.replica.awaitExecuted(start, LONG_WAIT);
 			this.replica.stopReplica();
@@ -301,10 +310,27 @@ final class ApplyBacklogRun implements AutoCloseable {
 			throw new IllegalStateException(this.replica.name() + " stopped at " + at + ", not at the backlog's start "
 					+ start);
 		}
+		this.replica.execute("RENAME TABLE " + copy.quoted() + " TO " + this.sourceTable.quoted());
+		String sourceSum = checksum(this.admin, copy);
+		String replicaSum = checksum(this.target, this.sourceTable);
+		if (!sourceSum.equals(replicaSum)) {
+			throw new IllegalStateException(this.replica.name() + "'s table at the backlog's start " + replicaSum
+					+ " differs from the source's copy " + sourceSum);
+		}
 		this.replica.replicateFrom(this.server.host(), this.server.port(), this.server.username(),
 				this.server.password(), start);
-		say(String.format("%s replayed the source from %s to the start of the ingestion scenario's backlog %s in %.1f s",
-				this.replica.name(), this.shared.beforeSchema(), start, seconds(started)));
+		try (Connection connection = this.admin.getConnection(); Statement statement = connection.createStatement()) {
+			statement.execute("SET SESSION sql_log_bin = 0");
+			try {
+				statement.execute("DROP TABLE " + copy.quoted());
+			}
+			finally {
+				statement.execute("SET SESSION sql_log_bin = 1");
+			}
+		}
+		say(String.format("%s replayed the source's copy of the table from %s to the start of the ingestion "
+				+ "scenario's backlog %s in %.1f s; both hold %s", this.replica.name(), copied, start, seconds(started),
+				sourceSum));
 		started = System.nanoTime();
 		String gtids = uniform.fromGtids().isEmpty() ? null : uniform.fromGtids();
 		Position checkpoint = Position.of(start.file(), start.offset(), gtids, sourceServerId());

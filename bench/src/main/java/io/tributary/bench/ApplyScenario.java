@@ -20,16 +20,23 @@ final class ApplyScenario implements Scenario {
 		return true;
 	}
 
+	/**
+	 * Whether this scenario runs on the server and its uniform backlog is the ingestion scenario's
+	 * backlog of one update per transaction: when the sizes agree, the server writes a million
+	 * one-row transactions once.
+	 */
+	static boolean sharesIngestionBacklog(BenchSettings settings, String flavor) {
+		return settings.runs("apply") && settings.measuresOn("apply", flavor)
+				&& settings.number("applyBacklog") == settings.number("changes")
+				&& settings.number("applyRows") == settings.number("tableRows");
+	}
+
 	@Override
 	public void run(ScenarioContext context) throws Exception {
 		// The table fits in the buffer pool of the source either way.
 		context.server().execute(null, "SET GLOBAL innodb_buffer_pool_size = 1073741824");
 		BenchSettings settings = context.settings();
-		// The ingestion scenario's backlog of one update per transaction is this scenario's uniform
-		// backlog when the sizes agree: the server then writes a million one-row transactions once.
-		boolean share = settings.number("applyBacklog") == settings.number("changes")
-				&& settings.number("applyRows") == settings.number("tableRows");
-		IngestionBacklogs shared = share ? context.backlogs() : null;
+		IngestionBacklogs shared = sharesIngestionBacklog(settings, context.flavor()) ? context.backlogs() : null;
 		try (SourceTuning tuning = SourceTuning.apply(context.server());
 				ApplyBacklogRun run = new ApplyBacklogRun(context, context.replica(), shared)) {
 			run.measureAll(System.nanoTime());

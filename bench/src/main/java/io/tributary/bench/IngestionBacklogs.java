@@ -1,6 +1,7 @@
 package io.tributary.bench;
 
 import java.sql.Connection;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -31,34 +32,40 @@ import io.tributary.test.TestDatabaseServer;
  * sequences of transactions at once ({@link ServerSideUpdates}), with the source's settings of the
  * apply scenario ({@link SourceTuning}), which reads the second backlog too.
  *
+ * <p>When the apply scenario reads the backlog of one update per transaction
+ * ({@link ApplyScenario#sharesIngestionBacklog}), the table is copied into {@code sbtest1_start}
+ * right before that backlog, through the binlog ({@code CREATE TABLE} and
+ * {@code INSERT ... SELECT}): a replica that replays only that stretch holds the table as the
+ * backlog finds it, without replaying the load and the batched backlog.
+ *
  * @param schema the schema
  * @param history Debezium's schema history file, or {@code null} when Debezium does not run
  * @param all the backlogs, batched first
- * @param beforeSchema the binlog's head before the schema was created, by file and offset: a
- * replica that starts there builds the table as the source did
+ * @param startCopy where the copy of the table at the one-row backlog's start begins in the binlog
+ * (file and offset; it ends where that backlog starts), or {@code null} when none was made
  * @param rows rows of the table
  * @param touched the ids the updates hit (each backlog hits the same ones)
  */
-record IngestionBacklogs(String schema, String history, List<Backlog> all, Position beforeSchema, int rows,
+record IngestionBacklogs(String schema, String history, List<Backlog> all, Position startCopy, int rows,
 		BitSet touched) {
 
 	static final String SCHEMA = "bench_ingest";
 
 	static final String TABLE = "sbtest1";
 
+	/** The copy of {@link #TABLE} as the backlog of one update per transaction finds it. */
+	static final String START_COPY = "sbtest1_start";
+
 	static IngestionBacklogs write(ScenarioContext context) throws Exception {
 		TestDatabaseServer server = context.server();
 		BenchSettings settings = context.settings();
 		DataSource pool = server.dataSource(null);
-		Position beforeSchema = fileOffset(SourceQueries.head(pool));
 		server.createSchema(SCHEMA);
 		int rows = settings.number("tableRows");
 		long started = System.nanoTime();
 		try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement()) {
 			for (String table : new String[] { TABLE, "other" }) {
-				statement.execute("CREATE TABLE " + SCHEMA + "." + table + " (id INT NOT NULL AUTO_INCREMENT, "
-						+ "k INT NOT NULL DEFAULT 0, c CHAR(120) NOT NULL DEFAULT '', pad CHAR(60) NOT NULL DEFAULT '', "
-						+ "PRIMARY KEY (id), KEY k_1 (k)) ENGINE = InnoDB");
+				statement.execute(createTable(table));
 			}
 			statement.execute("CREATE TABLE " + SCHEMA + ".marker (id INT NOT NULL AUTO_INCREMENT PRIMARY KEY, "
 					+ "at TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6))");
@@ -82,11 +89,40 @@ record IngestionBacklogs(String schema, String history, List<Backlog> all, Posit
 		BitSet touched = new BitSet(rows + 1);
 		Arrays.stream(ids).forEach(touched::set);
 		List<Backlog> all = new ArrayList<>();
+		Position startCopy = null;
 		try (SourceTuning tuning = SourceTuning.apply(server)) {
 			all.add(generate(context, perTransaction + " changes/transaction", ids, perTransaction));
+			if (ApplyScenario.sharesIngestionBacklog(settings, context.flavor())) {
+				startCopy = copyAtStart(context);
+			}
 			all.add(generate(context, "1 change/transaction", ids, 1));
 		}
-		return new IngestionBacklogs(SCHEMA, history, all, beforeSchema, rows, touched);
+		return new IngestionBacklogs(SCHEMA, history, all, startCopy, rows, touched);
+	}
+
+	/** Creates a table of sysbench's shape in the schema. */
+	private static String createTable(String table) {
+		return "CREATE TABLE " + SCHEMA + "." + table + " (id INT NOT NULL AUTO_INCREMENT, k INT NOT NULL DEFAULT 0, "
+				+ "c CHAR(120) NOT NULL DEFAULT '', pad CHAR(60) NOT NULL DEFAULT '', PRIMARY KEY (id), KEY k_1 (k)) "
+				+ "ENGINE = InnoDB";
+	}
+
+	/**
+	 * Copies the table as it stands into {@link #START_COPY}, through the binlog.
+	 * @return the binlog's head before the copy, by file and offset
+	 */
+	private static Position copyAtStart(ScenarioContext context) throws SQLException {
+		DataSource pool = context.server().dataSource(null);
+		Position before = fileOffset(SourceQueries.head(pool));
+		long started = System.nanoTime();
+		try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement()) {
+			// Not LIKE: a replica that replays only the copy has no table to take the definition from.
+			statement.execute(createTable(START_COPY));
+			statement.execute("INSERT INTO " + SCHEMA + "." + START_COPY + " SELECT * FROM " + SCHEMA + "." + TABLE);
+		}
+		context.say(String.format("copied %s.%s into %s for the apply scenario's replica in %.1f s; binlog from %s",
+				SCHEMA, TABLE, START_COPY, seconds(started), before));
+		return before;
 	}
 
 	/** The backlog of one update per transaction, which the apply scenario also reads. */
