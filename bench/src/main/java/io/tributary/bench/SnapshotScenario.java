@@ -297,8 +297,11 @@ public final class SnapshotScenario implements Scenario {
 		return new HikariDataSource(config);
 	}
 
-	/** Resizes the buffer pool and waits for the resize, which the server does in the background. */
-	private static void resizeBufferPool(DataSource admin) throws SQLException, InterruptedException {
+	/**
+	 * Resizes the buffer pool to 1 GiB, where the scenario's tables fit, and waits for the resize,
+	 * which the server does in the background; the ingestion backlogs' writer too.
+	 */
+	static void resizeBufferPool(DataSource admin) throws SQLException, InterruptedException {
 		execute(admin, "SET GLOBAL innodb_buffer_pool_size = " + BUFFER_POOL);
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
 		while (System.nanoTime() < deadline) {
