@@ -34,7 +34,7 @@ final class ApplyScenario implements Scenario {
 	@Override
 	public void run(ScenarioContext context) throws Exception {
 		// The table fits in the buffer pool of the source either way.
-		context.server().execute(null, "SET GLOBAL innodb_buffer_pool_size = 1073741824");
+		SnapshotScenario.resizeBufferPool(context.server().dataSource(null));
 		BenchSettings settings = context.settings();
 		IngestionBacklogs shared = sharesIngestionBacklog(settings, context.flavor()) ? context.backlogs() : null;
 		try (SourceTuning tuning = SourceTuning.apply(context.server());

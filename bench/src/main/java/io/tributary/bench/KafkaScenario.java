@@ -87,7 +87,7 @@ final class KafkaScenario implements Scenario {
 		TestDatabaseServer server = context.server();
 		BenchSettings settings = context.settings();
 		// As in the apply scenario: the table fits in the source's buffer pool.
-		server.execute(null, "SET GLOBAL innodb_buffer_pool_size = 1073741824");
+		SnapshotScenario.resizeBufferPool(server.dataSource(null));
 		NativeReplica target = context.replica();
 		ApplyWorkload workload = new ApplyWorkload(server, SOURCE_TABLE, settings.number("applyRows"),
 				settings.number("applyClients"), settings.number("hotKeys"));

@@ -299,19 +299,38 @@ public final class SnapshotScenario implements Scenario {
 
 	/**
 	 * Resizes the buffer pool to 1 GiB, where the scenario's tables fit, and waits for the resize,
-	 * which the server does in the background; the ingestion backlogs' writer too.
+	 * which the server does in the background; the ingestion backlogs' writer and the apply and
+	 * kafka scenarios too. A resize already under way (the server's own, just after it started)
+	 * is waited for first, since the server refuses a second one meanwhile.
 	 */
 	static void resizeBufferPool(DataSource admin) throws SQLException, InterruptedException {
-		execute(admin, "SET GLOBAL innodb_buffer_pool_size = " + BUFFER_POOL);
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-		while (System.nanoTime() < deadline) {
-			String resize = status(admin, "Innodb_buffer_pool_resize_status");
-			if (Long.parseLong(query(admin, "SELECT @@innodb_buffer_pool_size")) >= BUFFER_POOL
-					&& (resize.contains("Completed") || !resize.toLowerCase(java.util.Locale.ROOT).contains("resiz"))) {
+		awaitNoResize(admin, deadline);
+		if (Long.parseLong(query(admin, "SELECT @@innodb_buffer_pool_size")) >= BUFFER_POOL) {
+			return;
+		}
+		execute(admin, "SET GLOBAL innodb_buffer_pool_size = " + BUFFER_POOL);
+		while (Long.parseLong(query(admin, "SELECT @@innodb_buffer_pool_size")) < BUFFER_POOL) {
+			pauseBefore(deadline);
+		}
+		awaitNoResize(admin, deadline);
+	}
+
+	private static void awaitNoResize(DataSource admin, long deadline) throws SQLException, InterruptedException {
+		while (true) {
+			String resize = status(admin, "Innodb_buffer_pool_resize_status").toLowerCase(java.util.Locale.ROOT);
+			if (resize.contains("completed") || !resize.contains("resiz")) {
 				return;
 			}
-			Thread.sleep(200);
+			pauseBefore(deadline);
 		}
+	}
+
+	private static void pauseBefore(long deadline) throws InterruptedException {
+		if (System.nanoTime() > deadline) {
+			throw new IllegalStateException("The buffer pool did not reach " + BUFFER_POOL + " bytes in 120 s");
+		}
+		Thread.sleep(200);
 	}
 
 	/**
