@@ -338,12 +338,12 @@ public class TributaryProperties {
 		private int maxConnections = 12;
 
 		/**
-		 * Whether a MariaDB target gets server-side prepared statements, kept per connection
-		 * (1.2x to 1.5x the apply rate of a backlog, about 1.7 MB of heap per cached 1,000-row
-		 * statement of 4 columns on each connection, outside the buffer's soft limit). A MySQL
-		 * target keeps client-side statements either way.
+		 * Whether a MariaDB target gets server-side prepared statements for full-size batches of
+		 * at most 4,096 placeholders, kept per connection (at most 16 per connection, about 430
+		 * bytes of heap per placeholder outside the buffer's soft limit); other statements are
+		 * prepared on the client. A MySQL target keeps client-side statements either way.
 		 */
-		private boolean serverSideStatements = false;
+		private boolean serverSideStatements = true;
 
 		public boolean isServerSideStatements() {
 			return this.serverSideStatements;

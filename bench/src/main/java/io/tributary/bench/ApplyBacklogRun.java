@@ -1,6 +1,7 @@
 package io.tributary.bench;
 
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -21,6 +22,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 
 import io.tributary.apply.ParallelApplier;
+import io.tributary.apply.TargetDriverProperties;
 import io.tributary.bench.ApplyReport.Limits;
 import io.tributary.bench.ApplyReport.Run;
 import io.tributary.bench.ApplyReport.Shape;
@@ -658,13 +660,33 @@ final class ApplyBacklogRun implements AutoCloseable {
 			.withChecksum(ChecksumSettings.DEFAULTS.withEnabled(false));
 	}
 
-	private HikariDataSource targetPool(int size) {
-		return pool(this.replica.jdbcUrl(), ReplicaServer.USER, ReplicaServer.PASSWORD, size, "target");
+	private HikariDataSource targetPool(int size) throws SQLException {
+		return targetPool(this.replica.jdbcUrl(), ReplicaServer.USER, ReplicaServer.PASSWORD, size, "target");
 	}
 
 	/** A small Hikari pool; the kafka scenario's too. */
 	static HikariDataSource pool(String url, String user, String password, int size, String name) {
+		return pool(url, user, password, size, name, Map.of());
+	}
+
+	/**
+	 * A small Hikari pool to a target with the driver properties Tributary's own target pool gives
+	 * that server by default (server-side statements on MariaDB, see {@link TargetDriverProperties}),
+	 * after one connection of its own has asked the server what it is.
+	 */
+	static HikariDataSource targetPool(String url, String user, String password, int size, String name)
+			throws SQLException {
+		String version;
+		try (Connection probe = DriverManager.getConnection(url, user, password)) {
+			version = probe.getMetaData().getDatabaseProductVersion();
+		}
+		return pool(url, user, password, size, name, TargetDriverProperties.forServer(version));
+	}
+
+	private static HikariDataSource pool(String url, String user, String password, int size, String name,
+			Map<String, String> driverProperties) {
 		HikariConfig config = new HikariConfig();
+		driverProperties.forEach(config::addDataSourceProperty);
 		config.setJdbcUrl(url);
 		config.setUsername(user);
 		config.setPassword(password);

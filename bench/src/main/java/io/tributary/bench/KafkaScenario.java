@@ -102,8 +102,8 @@ final class KafkaScenario implements Scenario {
 				KraftBroker broker = KraftBroker.start(BROKER_SETTINGS);
 				HikariDataSource sourcePool = ApplyBacklogRun.pool(server.jdbcUrl(null), server.username(),
 						server.password(), 4, "kafka-source");
-				HikariDataSource targetPool = ApplyBacklogRun.pool(target.jdbcUrl(), target.user(), target.password(),
-						workers + 4, "kafka-target")) {
+				HikariDataSource targetPool = ApplyBacklogRun.targetPool(target.jdbcUrl(), target.user(),
+						target.password(), workers + 4, "kafka-target")) {
 			Map<String, Object> kafka = Map.of("bootstrap.servers", broker.bootstrapServers());
 			TopicCreation creation = new TopicCreation(true, partitions, null);
 			double loadSeconds = workload.load();

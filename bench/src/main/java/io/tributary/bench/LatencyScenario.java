@@ -1,10 +1,10 @@
 package io.tributary.bench;
 
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 
 import io.tributary.checksum.ChecksumSettings;
@@ -227,15 +227,9 @@ final class LatencyScenario implements Scenario {
 			.withFlushWhenIdle(whenIdle);
 	}
 
-	private static HikariDataSource pool(NativeReplica replica, int size) {
-		HikariConfig config = new HikariConfig();
-		config.setJdbcUrl(replica.jdbcUrl());
-		config.setUsername(replica.user());
-		config.setPassword(replica.password());
-		config.setMaximumPoolSize(size);
-		config.setMinimumIdle(0);
-		config.setPoolName("bench-latency-target");
-		return new HikariDataSource(config);
+	private static HikariDataSource pool(NativeReplica replica, int size) throws SQLException {
+		return ApplyBacklogRun.targetPool(replica.jdbcUrl(), replica.user(), replica.password(), size,
+				"latency-target");
 	}
 
 	/**

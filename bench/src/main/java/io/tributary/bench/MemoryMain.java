@@ -4,6 +4,7 @@ import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,7 +13,6 @@ import java.util.Properties;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 
 import io.tributary.apply.ChangeListener;
@@ -82,7 +82,7 @@ public final class MemoryMain {
 			});
 		}
 		Properties result = new Properties();
-		try (HikariDataSource source = pool(args, 4, "source"); HikariDataSource target = pool(args, 8, "target")) {
+		try (HikariDataSource source = pool(args, 4, "source"); HikariDataSource target = targetPool(args, 8)) {
 			// Connections open before the baseline: the pools' few objects are not the pipeline's.
 			source.getConnection().close();
 			target.getConnection().close();
@@ -143,15 +143,17 @@ public final class MemoryMain {
 	}
 
 	private static HikariDataSource pool(ReaderMain.Args args, int size, String name) {
-		HikariConfig config = new HikariConfig();
-		config.setJdbcUrl("jdbc:mysql://" + args.text("host") + ":" + args.text("port")
-				+ "/?useSSL=false&allowPublicKeyRetrieval=true&rewriteBatchedStatements=true");
-		config.setUsername(args.text("user"));
-		config.setPassword(args.text("password"));
-		config.setMaximumPoolSize(size);
-		config.setMinimumIdle(0);
-		config.setPoolName("memory-" + name);
-		return new HikariDataSource(config);
+		return ApplyBacklogRun.pool(url(args), args.text("user"), args.text("password"), size, "memory-" + name);
+	}
+
+	/** The target pool as Tributary's own would be, server-side statements and their heap included. */
+	private static HikariDataSource targetPool(ReaderMain.Args args, int size) throws SQLException {
+		return ApplyBacklogRun.targetPool(url(args), args.text("user"), args.text("password"), size, "memory-target");
+	}
+
+	private static String url(ReaderMain.Args args) {
+		return "jdbc:mysql://" + args.text("host") + ":" + args.text("port")
+				+ "/?useSSL=false&allowPublicKeyRetrieval=true&rewriteBatchedStatements=true";
 	}
 
 	/**

@@ -258,7 +258,8 @@ public final class SnapshotScenario implements Scenario {
 		PipelineSettings settings = defaults.withCopy(new CopySizing(threads, copy.initialChunkRows(),
 				copy.minChunkRows(), copy.maxChunkRows(), copy.targetChunkTime()));
 		try (HikariDataSource sourcePool = pool(server, threads + 2, "source");
-				HikariDataSource targetPool = pool(server, threads + 4, "target")) {
+				HikariDataSource targetPool = ApplyBacklogRun.targetPool(server.jdbcUrl(null), server.username(),
+						server.password(), threads + 4, "snapshot-target")) {
 			Pipeline pipeline = new Pipeline(settings, sourcePool, targetPool);
 			try {
 				long started = System.nanoTime();

@@ -31,7 +31,13 @@ import io.tributary.source.TableId;
  * moved a unique value from one row to another converges whichever row is written first.
  *
  * <p>Statements are cut at {@code batchRows} rows or about {@code batchBytes} of values,
- * whichever comes first, and each commits on its own. With an active {@link TargetFence} (several
+ * whichever comes first, and each commits on its own. Only a statement of a table's full size, of
+ * at most {@value #SERVER_SIDE_PLACEHOLDERS} placeholders, is prepared as the pool's driver
+ * prepares statements (on a MariaDB target of Tributary's own pool: on the server, kept per
+ * connection); any other size is prepared on the client ({@link ClientStatements}). A full-size
+ * statement's text repeats from batch to batch, so the server parses it once per connection,
+ * while the sizes of remainders vary, and each would hold its parameters in the connection's
+ * statement cache. With an active {@link TargetFence} (several
  * instances, one leading) each write is an explicit transaction that proves leadership just before
  * it commits, and rolls back when it cannot.
  */
@@ -43,6 +49,13 @@ public final class JdbcReplaceApplier implements Applier {
 
 	/** The server refuses statements with more placeholders than this. */
 	static final int MAX_PLACEHOLDERS = 65_535;
+
+	/**
+	 * Most placeholders of a statement that may be prepared on the server. The driver keeps a
+	 * cached server-side statement's parameters on its connection, about 430 bytes each, so this
+	 * bounds one cached statement to about 1.8 MB of heap.
+	 */
+	static final int SERVER_SIDE_PLACEHOLDERS = 4_096;
 
 	/** Rows per transaction when a fenced truncation deletes them. */
 	static final int FENCED_DELETE_ROWS = 10_000;
@@ -63,6 +76,12 @@ public final class JdbcReplaceApplier implements Applier {
 	private final int width;
 
 	private final TargetFence fence;
+
+	/** Rows of a REPLACE that may be prepared on the server, or -1 when none may. */
+	private final int serverSideRows;
+
+	/** Keys of a DELETE that may be prepared on the server, or -1 when none may. */
+	private final int serverSideKeys;
 
 	/**
 	 * Creates an applier writing every column of the layout.
@@ -99,6 +118,12 @@ public final class JdbcReplaceApplier implements Applier {
 				+ layout.columns().subList(0, width).stream().map(Column::quotedName)
 					.collect(Collectors.joining(", "))
 				+ ") VALUES ";
+		this.serverSideRows = serverSideSize(this.batchRows, width);
+		this.serverSideKeys = serverSideSize(maxDeleteKeys(), layout.keyColumns().length);
+	}
+
+	private static int serverSideSize(int rows, int placeholdersPerRow) {
+		return ((long) rows * placeholdersPerRow <= SERVER_SIDE_PLACEHOLDERS) ? rows : -1;
 	}
 
 	/**
@@ -283,7 +308,9 @@ public final class JdbcReplaceApplier implements Applier {
 	private void execute(Connection connection, List<Object[]> batch, boolean upsert) throws SQLException {
 		String sql = upsert ? replaceSql(batch) : "DELETE FROM " + this.targetTable.quoted() + " WHERE "
 				+ KeyPredicates.in(this.layout.keys(), batch.size());
-		try (PreparedStatement statement = connection.prepareStatement(sql)) {
+		boolean fullSize = batch.size() == (upsert ? this.serverSideRows : this.serverSideKeys);
+		try (PreparedStatement statement = fullSize ? connection.prepareStatement(sql)
+				: ClientStatements.prepare(connection, sql)) {
 			int index = 1;
 			for (Object[] values : batch) {
 				int bound = upsert ? Math.min(values.length, this.width) : values.length;

@@ -10,14 +10,16 @@ import io.tributary.source.binlog.ServerInfo.Flavor;
  * The MySQL Connector/J properties that give a pool of connections to the target server-side
  * prepared statements, cached per connection, where they are safe: on a MariaDB target.
  *
- * <p>A batch is one multi-row REPLACE or DELETE whose text repeats for every batch of that size.
- * With client-side statements the driver parses that text anew on every prepare and renders every
- * value into a fresh query string, which the server parses again; prepared once on the server and
- * kept, the statement is only executed again, with its values sent in the binary protocol. Batches
- * stay within the 65,535 placeholders one server-side statement can take (see
- * {@link JdbcReplaceApplier}). The price is heap: the driver keeps each cached statement's
- * parameter objects, about 430 bytes per placeholder, on every connection that ran it, outside the
- * buffer's soft limit; hence they are asked for, not given by default.
+ * <p>A full-size batch is one multi-row REPLACE or DELETE whose text repeats for every batch of
+ * that size. With client-side statements the driver renders every value into a fresh query string,
+ * which the server parses again; prepared once on the server and kept, the statement is only
+ * executed again, with its values sent in the binary protocol. The price is heap: the driver keeps
+ * each cached statement's parameter objects, about 430 bytes per placeholder, on every connection
+ * that ran it, outside the buffer's soft limit. {@link JdbcReplaceApplier} therefore prepares on
+ * the server only full-size statements of at most
+ * {@value JdbcReplaceApplier#SERVER_SIDE_PLACEHOLDERS} placeholders (one REPLACE and one DELETE
+ * per table), every other one on the client, and the cache keeps at most 16 statements per
+ * connection.
  *
  * <p>A MySQL target keeps client-side statements: MySQL 8.0.31 refused a valid value of a latin1
  * column on the second execution of a server-side REPLACE whose first execution had succeeded
@@ -28,9 +30,9 @@ public final class TargetDriverProperties {
 
 	private static final Map<String, String> SERVER_SIDE = Map.of("useServerPrepStmts", "true",
 			"cachePrepStmts", "true",
-			// Statements kept per connection: a table's full-size REPLACE and DELETE, the remainders
-			// of a drain, and the checkpoint and checksum statements, for a few tables at once.
-			"prepStmtCacheSize", "64",
+			// Statements kept per connection: the full-size REPLACE and DELETE of a few tables, and
+			// the checkpoint and checksum statements.
+			"prepStmtCacheSize", "16",
 			// A 1,000-row REPLACE of a wide table runs to tens of kilobytes of SQL.
 			"prepStmtCacheSqlLimit", "1048576");
 

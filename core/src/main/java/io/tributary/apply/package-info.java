@@ -9,6 +9,8 @@
  * <p>Invariants: applying the same batch twice changes nothing; a target whose columns or key
  * differ from the source is refused, never written into; statements that run at the same time
  * never share a key; a failed apply leaves nothing assumed applied, and the caller applies the
- * whole drain again.
+ * whole drain again; only statements of a table's full size, of a bounded number of placeholders,
+ * are prepared as the pool prepares (on a MariaDB target, on the server), so the heap the driver
+ * keeps for cached statements stays bounded per connection.
  */
 package io.tributary.apply;

@@ -140,6 +140,13 @@ public record PipelineSettings(String name, SourceSettings source, List<TableMap
 				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener, this.ha, this.flushWhenIdle);
 	}
 
+	/** Returns settings whose apply statements take at most {@code rows} rows. */
+	public PipelineSettings withBatchRows(int rows) {
+		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
+				this.checkpointInterval, this.copy, rows, this.batchBytes, this.invalidCheckpointBehavior,
+				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener, this.ha, this.flushWhenIdle);
+	}
+
 	public PipelineSettings withInvalidCheckpointBehavior(InvalidCheckpointBehavior behavior) {
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, behavior,

@@ -78,7 +78,8 @@ class TypeFidelityIT {
 	 * The same through server-side prepared statements where Tributary would use them
 	 * ({@code cdc.target.server-side-statements}): a statement executed again with other values
 	 * must write them as exactly (an unsigned BIGINT above the signed range, a latin1 value after
-	 * a row with other types).
+	 * a row with other types). Only full-size statements are prepared on the server, so every
+	 * statement here takes one row.
 	 */
 	@Test
 	void everyTypeArrivesExactlyThroughServerSideStatements(TestDatabase db) throws Exception {
@@ -86,7 +87,7 @@ class TypeFidelityIT {
 		try (Connection connection = db.dataSource(null).getConnection()) {
 			version = connection.getMetaData().getDatabaseProductVersion();
 		}
-		replicateEveryType(Replication.of(db, "types_ss"),
+		replicateEveryType(Replication.of(db, "types_ss").withSettings((s) -> s.withBatchRows(1)),
 				db.server().dataSource(null, TargetDriverProperties.forServer(version)));
 	}
 
@@ -94,8 +95,9 @@ class TypeFidelityIT {
 	 * Why a MySQL target keeps client-side statements: there, the second execution of a server-side
 	 * single-row REPLACE fails on a valid latin1 value (error 3988) that a client-side one writes.
 	 * Each row is its own transaction and is applied before the next, so every apply executes the
-	 * same statement text again. Through the pool Tributary would build for this server the rows
-	 * arrive exactly; on MySQL, through server-side statements the same sequence fails.
+	 * same statement text again, and takes one row, the full size, so that it is prepared as the
+	 * pool prepares. Through the pool Tributary would build for this server the rows arrive exactly;
+	 * on MySQL, through server-side statements the same sequence fails.
 	 */
 	@Test
 	void rowsAppliedOneAtATimeArriveThroughTheStatementsChosenForTheServer(TestDatabase db) throws Exception {
@@ -103,7 +105,7 @@ class TypeFidelityIT {
 		try (Connection connection = db.dataSource(null).getConnection()) {
 			version = connection.getMetaData().getDatabaseProductVersion();
 		}
-		Replication chosen = Replication.of(db, "types_one");
+		Replication chosen = Replication.of(db, "types_one").withSettings((s) -> s.withBatchRows(1));
 		chosen.onSource("CREATE TABLE t (" + COLUMNS + ") DEFAULT CHARSET = utf8mb4");
 		try (RunningPipeline pipeline = chosen.start(
 				db.server().dataSource(null, TargetDriverProperties.forServer(version)), (p) -> {
@@ -119,7 +121,7 @@ class TypeFidelityIT {
 		if (db.server().isMariaDb()) {
 			return;
 		}
-		Replication forced = Replication.of(db, "types_forced");
+		Replication forced = Replication.of(db, "types_forced").withSettings((s) -> s.withBatchRows(1));
 		forced.onSource("CREATE TABLE t (" + COLUMNS + ") DEFAULT CHARSET = utf8mb4");
 		try (RunningPipeline pipeline = forced.start(
 				db.server().dataSource(null, TargetDriverProperties.serverSide()), (p) -> {
