@@ -4,6 +4,8 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 
+import com.mysql.cj.conf.PropertyKey;
+import com.mysql.cj.conf.RuntimeProperty;
 import com.mysql.cj.jdbc.JdbcConnection;
 
 /**
@@ -12,8 +14,12 @@ import com.mysql.cj.jdbc.JdbcConnection;
  * such as the remainder of a drain, would otherwise take a place in the connection's statement
  * cache, and the heap its parameters hold there, for nothing.
  *
- * <p>Only MySQL Connector/J can be asked; a connection of another driver, or a pool without
- * Connector/J on the class path, prepares the statement as it always does.
+ * <p>The statement is still prepared through the connection as given, so a pool's or an
+ * application's wrapper around it (tracing, metrics, statement tracking) sees it as any other:
+ * only Connector/J's runtime-modifiable {@code useServerPrepStmts} of the physical connection is
+ * turned off for the one call, and back on after it. A connection is used by one thread at a
+ * time, so no other statement of it can be prepared meanwhile. A connection of another driver,
+ * or a class path without Connector/J, prepares the statement as it always does.
  */
 final class ClientStatements {
 
@@ -30,10 +36,26 @@ final class ClientStatements {
 	 * @throws SQLException as the driver reports it
 	 */
 	static PreparedStatement prepare(Connection connection, String sql) throws SQLException {
-		if (CONNECTOR_J && connection.isWrapperFor(JdbcConnection.class)) {
-			return connection.unwrap(JdbcConnection.class).clientPrepareStatement(sql);
+		RuntimeProperty<Boolean> serverSide = CONNECTOR_J ? serverSide(connection) : null;
+		if (serverSide == null || !Boolean.TRUE.equals(serverSide.getValue())) {
+			return connection.prepareStatement(sql);
 		}
-		return connection.prepareStatement(sql);
+		serverSide.setValue(false);
+		try {
+			return connection.prepareStatement(sql);
+		}
+		finally {
+			serverSide.setValue(true);
+		}
+	}
+
+	private static RuntimeProperty<Boolean> serverSide(Connection connection) throws SQLException {
+		if (!connection.isWrapperFor(JdbcConnection.class)) {
+			return null;
+		}
+		RuntimeProperty<Boolean> property = connection.unwrap(JdbcConnection.class).getPropertySet()
+			.getBooleanProperty(PropertyKey.useServerPrepStmts);
+		return property.getPropertyDefinition().isRuntimeModifiable() ? property : null;
 	}
 
 	private static boolean present(String className) {

@@ -1,14 +1,20 @@
 package io.tributary.apply;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
 import com.zaxxer.hikari.HikariConfig;
+import javax.sql.DataSource;
+
 import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -26,7 +32,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * statements there ({@link TargetDriverProperties#serverSide()}): only those of the table's full
  * size and of at most {@value JdbcReplaceApplier#SERVER_SIDE_PLACEHOLDERS} placeholders, each once
  * per connection. The pool holds one connection, so the session's counters of the server count
- * every statement the applier ran.
+ * every statement the applier ran. Every statement, wherever it is prepared, goes through the
+ * connection as the pool gives it, so a wrapper around the pool sees them all.
  */
 @ExtendWith(DatabaseExtension.class)
 class StatementPreparationIT {
@@ -35,7 +42,9 @@ class StatementPreparationIT {
 	void fullSizeStatementsArePreparedOnceOnTheServerAndOtherSizesOnTheClient(TestDatabase db) throws Exception {
 		String schema = db.schema("sizes");
 		try (HikariDataSource pool = onePreparingConnection(db, schema)) {
-			JdbcReplaceApplier applier = applier(pool, schema, "t", 2, 3);
+			AtomicInteger wrapped = new AtomicInteger();
+			JdbcReplaceApplier applier = applier(countingPrepares(pool, wrapped), schema, "t", 2, 3);
+			wrapped.set(0);
 			Counters before = Counters.of(pool);
 			applier.upsert(rows(1, 3, 2));
 			applier.upsert(rows(4, 3, 2));
@@ -48,6 +57,7 @@ class StatementPreparationIT {
 			// 2-row REPLACE and the 1-key DELETE ran as text, prepared on the client.
 			assertThat(after.prepared - before.prepared).isEqualTo(2);
 			assertThat(after.executed - before.executed).isEqualTo(4);
+			assertThat(wrapped).hasValue(6);
 			assertThat(ids(pool, schema, "t")).containsExactly(8);
 		}
 	}
@@ -80,7 +90,34 @@ class StatementPreparationIT {
 		return new HikariDataSource(config);
 	}
 
-	private static JdbcReplaceApplier applier(HikariDataSource pool, String schema, String table, int width,
+	/** A wrapper around the pool, as an application's tracing would be, counting the statements prepared. */
+	private static DataSource countingPrepares(DataSource pool, AtomicInteger prepared) {
+		return (DataSource) Proxy.newProxyInstance(DataSource.class.getClassLoader(), new Class<?>[] { DataSource.class },
+				(p, method, args) -> {
+					Object result = call(pool, method, args);
+					if (!(result instanceof Connection connection)) {
+						return result;
+					}
+					return Proxy.newProxyInstance(Connection.class.getClassLoader(), new Class<?>[] { Connection.class },
+							(c, m, a) -> {
+								if (m.getName().equals("prepareStatement")) {
+									prepared.incrementAndGet();
+								}
+								return call(connection, m, a);
+							});
+				});
+	}
+
+	private static Object call(Object target, Method method, Object[] args) throws Throwable {
+		try {
+			return method.invoke(target, args);
+		}
+		catch (InvocationTargetException ex) {
+			throw ex.getCause();
+		}
+	}
+
+	private static JdbcReplaceApplier applier(DataSource pool, String schema, String table, int width,
 			int batchRows) throws SQLException {
 		TableId id = new TableId(schema, table);
 		String columns = IntStream.range(1, width).mapToObj((i) -> ", c" + i + " VARCHAR(20)")
