@@ -107,6 +107,9 @@ final class ApplyBacklogRun implements AutoCloseable {
 
 	private static final Duration LONG_WAIT = Duration.ofMinutes(30);
 
+	/** Share of all cores below which the target server counts as idle after its own write. */
+	private static final double IDLE_LIMIT = 0.05;
+
 	/** {@code innodb_io_capacity} while dirty pages are flushed between measurements. */
 	private static final int FLUSH_CAPACITY = 50_000;
 
@@ -407,18 +410,20 @@ final class ApplyBacklogRun implements AutoCloseable {
 					+ " differ");
 		}
 
+		// Names the recordings of this shape's runs apart from the other shape's.
+		String shapeTag = (hotShare > 0) ? "mix" : "uniform";
 		List<Run> runs = new ArrayList<>();
 		for (int i = 0; i < workerCounts.length; i++) {
 			int workers = workerCounts[i];
 			boolean restore = i > 0;
-			runs.add(measure("Tributary, " + workers + " workers", () -> {
+			runs.add(measure(shapeTag, "Tributary, " + workers + " workers", () -> {
 				if (restore) {
 					restoreTarget(checkpoint);
 				}
 				return tributary("Tributary", workers, count);
 			}));
 		}
-		Run replicaRun = measure(this.replica.name(), () -> replicaApply(before, after, count));
+		Run replicaRun = measure(shapeTag, this.replica.name(), () -> replicaApply(before, after, count));
 		String sourceSum = checksum(this.admin, this.sourceTable);
 		String replicaSum = checksum(this.target, this.sourceTable);
 		String tributarySum = checksum(this.target, TARGET_TABLE);
@@ -428,8 +433,9 @@ final class ApplyBacklogRun implements AutoCloseable {
 		double rawSeconds = raw.stream().mapToDouble(ReaderMain.Round::seconds).min().orElseThrow();
 		String rawRounds = raw.stream().map((round) -> String.format("%.2f", round.seconds()))
 			.reduce((a, b) -> a + ", " + b).orElse("");
-		double writeSeconds = targetWrite(backlog.touched());
-		Limits limits = new Limits(rawSeconds, rawRounds, writeSeconds, backlog.distinctKeys());
+		OwnWrite write = targetWrite(backlog.touched());
+		Limits limits = new Limits(rawSeconds, rawRounds, write.seconds(), backlog.distinctKeys(),
+				write.busyAfterSeconds());
 		String writtenSum = checksum(this.target, TARGET_COPY);
 		String checks = String.format("source %s, %s %s, Tributary target %s, after the target's own write %s",
 				sourceSum, this.replica.name(), replicaSum, tributarySum, writtenSum);
@@ -451,8 +457,9 @@ final class ApplyBacklogRun implements AutoCloseable {
 			this.context.record(ResultRow.measured("apply", flavor, shape.name(), "raw read of the backlog",
 					limits.rawSeconds(), "s", "fastest of rounds " + limits.rawRounds() + " s, each in a JVM of its own"));
 			this.context.record(ResultRow.measured("apply", flavor, shape.name(), "target's own write of the final rows",
-					limits.writeSeconds(), "s", String.format("REPLACE INTO t SELECT * FROM staging, %,d rows",
-							limits.finalRows())));
+					limits.writeSeconds(), "s", String.format("REPLACE INTO t SELECT * FROM staging, %,d rows; the "
+							+ "target server busy %s more after it, purging old row versions and writing pages",
+							limits.finalRows(), limits.busyAfter())));
 			Run best = shape.best();
 			String measure = best.system() + ", " + best.workers() + " worker(s)";
 			this.context.record(ResultRow.compared("apply", flavor, shape.name(), measure, best.rate(), "changes/s",
@@ -462,9 +469,10 @@ final class ApplyBacklogRun implements AutoCloseable {
 					best.seconds(), "s", "max(raw read, target's own write)", limits.floor(), FLOOR_TARGET,
 					limits.describe()));
 			this.context.bound(String.format("%s: Tributary's catch-up %.1f s is %.1fx the floor of %.1f s set by %s "
-					+ "(raw read %.1f s, target's own write %.1f s); its JVM's CPU seconds: %s", shape.name(),
-					best.seconds(), best.seconds() / limits.floor(), limits.floor(), limits.floorName(),
-					limits.rawSeconds(), limits.writeSeconds(), best.threadCpu()));
+					+ "(raw read %.1f s, target's own write %.1f s, after which the target purged for %s more, "
+					+ "work a catch-up does while it runs); its JVM's CPU seconds: %s", shape.name(), best.seconds(),
+					best.seconds() / limits.floor(), limits.floor(), limits.floorName(), limits.rawSeconds(),
+					limits.writeSeconds(), limits.busyAfter(), best.threadCpu()));
 		}
 		String hotShape = String.format("%,d hot-row transactions over %d ids", this.hotUpdates, this.workload.hotKeys());
 		for (Run run : hot) {
@@ -493,9 +501,9 @@ final class ApplyBacklogRun implements AutoCloseable {
 	 * runs), and {@code REPLACE INTO t SELECT * FROM staging} is timed on the copy of the table as it
 	 * was before the backlog, of the same definition and in the same buffer pool. The copy holds the
 	 * final state afterwards, as the table does, so the next shape starts from it without copying.
-	 * @return seconds the statement took
+	 * @return how long the statement took, and how long the target server stayed busy after it
 	 */
-	private double targetWrite(BitSet touched) throws Exception {
+	private OwnWrite targetWrite(BitSet touched) throws Exception {
 		execute(this.target, "DROP TABLE IF EXISTS " + STAGING.quoted(), "DROP TABLE IF EXISTS " + STAGING_IDS.quoted(),
 				"CREATE TABLE " + STAGING_IDS.quoted() + " (id INT NOT NULL PRIMARY KEY)",
 				"CREATE TABLE " + STAGING.quoted() + " LIKE " + TARGET_TABLE.quoted());
@@ -519,14 +527,30 @@ final class ApplyBacklogRun implements AutoCloseable {
 		long started = System.nanoTime();
 		execute(this.target, "REPLACE INTO " + TARGET_COPY.quoted() + " SELECT * FROM " + STAGING.quoted());
 		double elapsed = seconds(started);
+		// The statement has returned; what keeps the target server busy is purging what it replaced.
+		double busyAfter = CpuMeter.awaitServerIdle(this.replica.port(), IDLE_LIMIT, Duration.ofMinutes(2));
 		execute(this.target, "DROP TABLE " + STAGING.quoted(), "DROP TABLE " + STAGING_IDS.quoted());
 		this.baseCurrent = true;
-		return elapsed;
+		return new OwnWrite(elapsed, busyAfter);
 	}
 
-	/** Runs a measured stretch once, under Flight Recorder when the run asks for it, and logs it. */
-	private Run measure(String name, Callable<Run> attempt) throws Exception {
-		String label = name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "-");
+	/**
+	 * The target server's own write of a backlog's final rows.
+	 *
+	 * @param seconds the statement's time
+	 * @param busyAfterSeconds how long the target server stayed busy after it returned; -1 when it
+	 * was not quiet within two minutes
+	 */
+	private record OwnWrite(double seconds, double busyAfterSeconds) {
+
+	}
+
+	/**
+	 * Runs a measured stretch once, under Flight Recorder and perf when the run asks for them, and
+	 * logs it; the recordings are named after the shape ({@code uniform} or {@code mix}) and the run.
+	 */
+	private Run measure(String shapeTag, String name, Callable<Run> attempt) throws Exception {
+		String label = shapeTag + "-" + name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "-");
 		Run run = this.context.profiled(label, attempt);
 		say(name + ": " + run.describe());
 		return run;

@@ -70,8 +70,11 @@ final class ApplyReport {
 	 * @param writeSeconds the target server's own {@code REPLACE INTO t SELECT * FROM staging} of
 	 * the backlog's final rows into the table as it was before the backlog
 	 * @param finalRows rows in staging: the distinct ids the backlog updated
+	 * @param busyAfterSeconds how long the target server stayed busy after that statement returned,
+	 * purging the old row versions it left (no part of the floor, which is the
+	 * statement's own time); -1 when it did not go quiet within the wait
 	 */
-	record Limits(double rawSeconds, String rawRounds, double writeSeconds, long finalRows) {
+	record Limits(double rawSeconds, String rawRounds, double writeSeconds, long finalRows, double busyAfterSeconds) {
 
 		/** The larger of the two: no catch-up can be faster. */
 		double floor() {
@@ -84,8 +87,15 @@ final class ApplyReport {
 		}
 
 		String describe() {
-			return String.format("raw read %.2f s (rounds: %s); target's own write of %,d final rows %.2f s; floor %.2f s "
-					+ "(%s)", this.rawSeconds, this.rawRounds, this.finalRows, this.writeSeconds, floor(), floorName());
+			return String.format("raw read %.2f s (rounds: %s); target's own write of %,d final rows %.2f s, then the "
+					+ "target server busy %s more, purging old row versions and writing pages; floor %.2f s (%s)",
+					this.rawSeconds, this.rawRounds, this.finalRows, this.writeSeconds, busyAfter(), floor(), floorName());
+		}
+
+		/** How long the target stayed busy after its own write, as the results say it. */
+		String busyAfter() {
+			return (this.busyAfterSeconds < 0) ? "unknown (not quiet within 2 minutes)"
+					: String.format("%.2f s", this.busyAfterSeconds);
 		}
 
 	}

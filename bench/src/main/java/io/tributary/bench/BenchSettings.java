@@ -19,10 +19,12 @@ import java.util.Properties;
  * @param scenarios scenario names to run, in order
  * @param out directory the results files are written to
  * @param jfr whether each scenario runs under Java Flight Recorder
+ * @param perf whether Linux {@code perf} samples the whole machine, servers included, while each
+ * profiled stretch of a scenario runs
  * @param sizes every size and count, by property name without the {@code bench.} prefix
  */
 public record BenchSettings(String mode, List<String> servers, List<String> scenarios, Path out, boolean jfr,
-		Map<String, String> sizes) {
+		boolean perf, Map<String, String> sizes) {
 
 	/** Every scenario, in the order a run takes them. */
 	public static final List<String> ALL_SCENARIOS = List.of("ingestion", "unsubscribed", "apply", "snapshot",
@@ -100,12 +102,13 @@ public record BenchSettings(String mode, List<String> servers, List<String> scen
 		}
 		Path out = Path.of(properties.getProperty("bench.out", defaultOut()));
 		boolean jfr = Boolean.parseBoolean(properties.getProperty("bench.jfr", properties.getProperty("jfr", "false")));
+		boolean perf = Boolean.parseBoolean(properties.getProperty("bench.perf", properties.getProperty("perf", "false")));
 		Map<String, String> sizes = new LinkedHashMap<>();
 		for (String[] size : SIZES) {
 			String given = properties.getProperty("bench." + size[0], "").trim();
 			sizes.put(size[0], given.isEmpty() ? (mode.equals("smoke") ? size[2] : size[1]) : given);
 		}
-		return new BenchSettings(mode, servers, scenarios, out, jfr, sizes);
+		return new BenchSettings(mode, servers, scenarios, out, jfr, perf, sizes);
 	}
 
 	/** {@code bench/results} from the project's root, {@code results} from the bench module's. */
@@ -159,7 +162,7 @@ public record BenchSettings(String mode, List<String> servers, List<String> scen
 	/** Describes the settings for the results file, one {@code name=value} per size. */
 	public String describe() {
 		StringBuilder out = new StringBuilder("mode=" + this.mode + ", servers=" + String.join(",", this.servers)
-				+ ", scenarios=" + String.join(",", this.scenarios) + ", jfr=" + this.jfr);
+				+ ", scenarios=" + String.join(",", this.scenarios) + ", jfr=" + this.jfr + ", perf=" + this.perf);
 		this.sizes.forEach((name, value) -> out.append(", ").append(name).append('=').append(value));
 		return out.toString();
 	}

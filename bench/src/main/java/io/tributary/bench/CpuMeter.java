@@ -44,17 +44,12 @@ public final class CpuMeter {
 	/** Returns the machine's and the own processes' CPU ticks now. */
 	public Sample sample() {
 		try {
-			String[] fields = Files.readAllLines(PROC.resolve("stat")).get(0).trim().split("\\s+");
-			long total = 0;
-			for (int i = 1; i < Math.min(fields.length, 9); i++) {
-				total += Long.parseLong(fields[i]);
-			}
-			long idle = Long.parseLong(fields[4]) + Long.parseLong(fields[5]);
+			long[] machine = machineTicks();
 			long own = 0;
 			for (long pid : this.pids) {
 				own += processTicks(pid);
 			}
-			return new Sample(total - idle, total, own, System.nanoTime());
+			return new Sample(machine[0], machine[1], own, System.nanoTime());
 		}
 		catch (IOException | RuntimeException ex) {
 			return new Sample(-1, -1, -1, System.nanoTime());
@@ -81,6 +76,72 @@ public final class CpuMeter {
 		return (System.nanoTime() - started) / 1e9;
 	}
 
+	/**
+	 * Waits until the database server listening on a port used less than {@code limit} of the
+	 * machine's cores during two quarter-seconds in a row, or until {@code maxWait} is up: how long
+	 * a server keeps working in the background (InnoDB purging old row versions) after a statement
+	 * returned. Other processes do not count.
+	 * @param serverPort the server's port
+	 * @param limit share of all cores, for example {@code 0.05}
+	 * @param maxWait longest wait
+	 * @return seconds from the call until the first of the two quiet quarter-seconds began, or -1
+	 * when the server was not quiet within {@code maxWait} or its use cannot be read
+	 */
+	public static double awaitServerIdle(int serverPort, double limit, Duration maxWait) throws InterruptedException {
+		List<Long> pids = serverPids(serverPort);
+		if (pids.size() != 1) {
+			return -1;
+		}
+		long pid = pids.get(0);
+		long started = System.nanoTime();
+		long deadline = started + maxWait.toNanos();
+		long quietSince = -1;
+		long beforeNanos = started;
+		long[] before = ticks(pid);
+		while (System.nanoTime() < deadline) {
+			Thread.sleep(250);
+			long nowNanos = System.nanoTime();
+			long[] now = ticks(pid);
+			if (before == null || now == null || now[0] <= before[0]) {
+				return -1;
+			}
+			double share = (double) (now[1] - before[1]) / (now[0] - before[0]);
+			if (share >= limit) {
+				quietSince = -1;
+			}
+			else if (quietSince < 0) {
+				quietSince = beforeNanos;
+			}
+			else {
+				return (quietSince - started) / 1e9;
+			}
+			before = now;
+			beforeNanos = nowNanos;
+		}
+		return -1;
+	}
+
+	/** The machine's ticks on all cores and one process's, or {@code null} when unreadable. */
+	private static long[] ticks(long pid) {
+		try {
+			return new long[] { machineTicks()[1], processTicks(pid) };
+		}
+		catch (IOException | RuntimeException ex) {
+			return null;
+		}
+	}
+
+	/** The ticks all cores were busy and all ticks since boot, from the first line of {@code /proc/stat}. */
+	private static long[] machineTicks() throws IOException {
+		String[] fields = Files.readAllLines(PROC.resolve("stat")).get(0).trim().split("\\s+");
+		long total = 0;
+		for (int i = 1; i < Math.min(fields.length, 9); i++) {
+			total += Long.parseLong(fields[i]);
+		}
+		long idle = Long.parseLong(fields[4]) + Long.parseLong(fields[5]);
+		return new long[] { total - idle, total };
+	}
+
 	private static long processTicks(long pid) {
 		try {
 			String stat = Files.readString(PROC.resolve(Long.toString(pid)).resolve("stat"));
@@ -95,9 +156,20 @@ public final class CpuMeter {
 
 	private static List<Long> serverPids(int... ports) {
 		List<Long> found = new ArrayList<>();
-		if (ports.length == 0) {
-			return found;
+		for (ServerProcess server : servers()) {
+			if (Arrays.stream(ports).anyMatch((port) -> port == server.port())) {
+				found.add(server.pid());
+			}
 		}
+		return found;
+	}
+
+	/**
+	 * The {@code mariadbd} and {@code mysqld} processes running on the machine with a
+	 * {@code --port=} argument; none when {@code /proc} cannot be read.
+	 */
+	static List<ServerProcess> servers() {
+		List<ServerProcess> found = new ArrayList<>();
 		try (Stream<Path> entries = Files.list(PROC)) {
 			for (Path entry : entries.toList()) {
 				String name = entry.getFileName().toString();
@@ -105,19 +177,30 @@ public final class CpuMeter {
 					continue;
 				}
 				List<String> args = commandLine(entry);
-				if (args.isEmpty() || !(args.get(0).endsWith("mariadbd") || args.get(0).endsWith("mysqld"))) {
+				if (args.isEmpty()) {
 					continue;
 				}
-				boolean ours = Arrays.stream(ports).anyMatch((port) -> args.contains("--port=" + port));
-				if (ours) {
-					found.add(Long.parseLong(name));
+				String command = args.get(0).substring(args.get(0).lastIndexOf('/') + 1);
+				if (!command.equals("mariadbd") && !command.equals("mysqld")) {
+					continue;
+				}
+				for (String arg : args) {
+					if (arg.startsWith("--port=")) {
+						found.add(new ServerProcess(Long.parseLong(name), command,
+								Integer.parseInt(arg.substring("--port=".length()))));
+					}
 				}
 			}
 		}
-		catch (IOException ex) {
+		catch (IOException | NumberFormatException ex) {
 			// No /proc: only this JVM is counted.
 		}
 		return found;
+	}
+
+	/** A database server process: its id, command ({@code mariadbd} or {@code mysqld}) and port. */
+	record ServerProcess(long pid, String command, int port) {
+
 	}
 
 	private static List<String> commandLine(Path process) {

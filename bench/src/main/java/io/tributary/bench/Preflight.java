@@ -47,6 +47,14 @@ final class Preflight {
 			throw new MissingToolException("-Dbench.jfr=true needs Java Flight Recorder (module jdk.jfr), which this "
 					+ "JVM lacks: run it with a full JDK 17 or later");
 		}
+		if (settings.perf()) {
+			String unavailable = SystemProfiles.unavailable();
+			if (unavailable != null) {
+				throw new MissingToolException("-Dbench.perf=true samples the whole machine with Linux perf, but "
+						+ unavailable + ": install it, run as root or set kernel.perf_event_paranoid to 0 or less, "
+						+ "or leave perf off");
+			}
+		}
 		String location = String.valueOf(BinaryLogClient.class.getProtectionDomain().getCodeSource().getLocation());
 		if (!location.contains("com/zendesk/mysql-binlog-connector-java")) {
 			throw new MissingToolException("This JVM loads the binlog client from " + location + " instead of "

@@ -5,7 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Where a run's files go: the results and Flight Recorder files in the results directory, named
+ * Where a run's files go: the results, Flight Recorder and {@code perf} files in the results directory, named
  * after the run; the reader JVMs' logs and scratch files in a work directory of their own, kept
  * after the run so a failure can be looked into.
  *
@@ -23,6 +23,11 @@ record RunFiles(Path results, String baseName, Path work) {
 	/** The Flight Recorder file of a labelled stretch of a scenario. */
 	Path jfr(String label) {
 		return this.results.resolve(this.baseName + "-" + label + ".jfr");
+	}
+
+	/** Where a {@code perf} recording of a labelled stretch goes, next to the results. */
+	Path perf(String label) {
+		return this.results.resolve(this.baseName + "-" + label + ".perf.data");
 	}
 
 	/** A file in the work directory. */

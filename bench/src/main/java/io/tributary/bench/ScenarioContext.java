@@ -95,18 +95,35 @@ public final class ScenarioContext {
 	}
 
 	/**
-	 * Runs a task, under Flight Recorder when the run asks for it; the recording is written next to
-	 * the results and its hot methods are printed and added to the results file.
+	 * Runs a task, under Flight Recorder and under {@code perf} when the run asks for them; a Flight
+	 * Recorder recording is written next to the results and its hot methods are printed and added to
+	 * the results file, and so is the summary of a {@code perf} recording.
 	 * @param label names the recording, for example {@code tributary-4-threads}
 	 */
 	public <T> T profiled(String label, Callable<T> task) throws Exception {
-		if (!this.settings.jfr()) {
-			return task.call();
+		Callable<T> recorded = task;
+		if (this.settings.jfr()) {
+			recorded = () -> {
+				Path file = jfrFile(label);
+				T result = Profiles.record(file, task);
+				reportHotMethods(label, file);
+				return result;
+			};
 		}
-		Path file = jfrFile(label);
-		T result = Profiles.record(file, task);
-		reportHotMethods(label, file);
-		return result;
+		if (!this.settings.perf()) {
+			return recorded.call();
+		}
+		Path file = this.files.perf(this.scenario + "-" + this.flavor + "-" + label);
+		SystemProfiles.Recorded<T> run = SystemProfiles.record(file, ProcessHandle.current().pid(), recorded);
+		StringBuilder out = new StringBuilder("### Where the machine's CPU went: " + this.scenario + ", " + this.flavor
+				+ ", " + label + "\n\n`perf record -a -g` over the stretch, summed from `" + file.getFileName()
+				+ "`:\n\n```\n");
+		run.summary().forEach((line) -> out.append(line).append('\n'));
+		out.append("```\n");
+		say("where the CPU went during " + label + " (" + file.getFileName() + "):");
+		run.summary().forEach((line) -> System.out.println("    " + line));
+		detail(out.toString());
+		return run.result();
 	}
 
 	/** Returns where the recording of a labelled stretch of this scenario goes. */
