@@ -116,8 +116,8 @@ final class SystemProfiles {
 
 	/**
 	 * Reads a recording's samples with {@code perf script} and sums them up, one line per finding.
-	 * @param names process names already known, by process id; the others are read from
-	 * {@code /proc} or left to the sampled command's name
+	 * @param names process names already known, by process id; the others keep the name of the
+	 * thread first sampled in them
 	 */
 	static List<String> summarize(Path file, long ownPid, Map<Long, String> names)
 			throws IOException, InterruptedException {
