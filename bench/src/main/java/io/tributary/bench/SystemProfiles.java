@@ -146,8 +146,6 @@ final class SystemProfiles {
 
 		private static final int TOP_FUNCTIONS = 8;
 
-		private long total;
-
 		private final Map<Long, Sampled> processes = new LinkedHashMap<>();
 
 		/**
@@ -191,18 +189,18 @@ final class SystemProfiles {
 
 		List<String> describe(long ownPid, Map<Long, String> names) {
 			List<String> lines = new ArrayList<>();
-			this.total = this.processes.values().stream().mapToLong((process) -> process.samples).sum();
-			if (this.total == 0) {
+			long total = this.processes.values().stream().mapToLong((process) -> process.samples).sum();
+			if (total == 0) {
 				lines.add("no samples");
 				return lines;
 			}
-			lines.add(String.format("%,d samples at %d Hz on every CPU; share of all samples by process:", this.total,
+			lines.add(String.format("%,d samples at %d Hz on every CPU; share of all samples by process:", total,
 					FREQUENCY));
 			this.processes.values()
 				.stream()
 				.sorted((a, b) -> Long.compare(b.samples, a.samples))
-				.filter((process) -> process.samples * 200 >= this.total)
-				.forEach((process) -> lines.add(String.format("  %5.1f%%  %s", share(process.samples, this.total),
+				.filter((process) -> process.samples * 200 >= total)
+				.forEach((process) -> lines.add(String.format("  %5.1f%%  %s", share(process.samples, total),
 						name(process, ownPid, names))));
 			Sampled own = this.processes.get(ownPid);
 			if (own != null) {
@@ -210,15 +208,15 @@ final class SystemProfiles {
 				own.threads.entrySet()
 					.stream()
 					.sorted(Map.Entry.<String, Long>comparingByValue().reversed())
-					.filter((entry) -> entry.getValue() * 200 >= this.total)
-					.forEach((entry) -> lines.add(String.format("  %5.1f%%  %s", share(entry.getValue(), this.total),
+					.filter((entry) -> entry.getValue() * 200 >= total)
+					.forEach((entry) -> lines.add(String.format("  %5.1f%%  %s", share(entry.getValue(), total),
 							entry.getKey())));
 			}
 			this.processes.values()
 				.stream()
 				// MySQL names its threads ("connection", "ib_srv_purge"), so its process is known by its id.
 				.filter((process) -> names.containsKey(process.pid) || process.isServer())
-				.filter((process) -> process.samples * 50 >= this.total)
+				.filter((process) -> process.samples * 50 >= total)
 				.sorted((a, b) -> Long.compare(b.samples, a.samples))
 				.forEach((process) -> {
 					lines.add(String.format("%s: %.1f%% purging old row versions, %.1f%% running client statements, "
