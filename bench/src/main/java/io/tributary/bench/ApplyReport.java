@@ -67,6 +67,7 @@ final class ApplyReport {
 	 * @param rawSeconds the fastest raw read of the backlog's stretch of binlog (binlog client,
 	 * every event body skipped, in a JVM of its own)
 	 * @param rawRounds every raw read round, for the results
+	 * @param rawWhere which reader JVM read those rounds, for the results
 	 * @param writeSeconds the target server's own {@code REPLACE INTO t SELECT * FROM staging} of
 	 * the backlog's final rows into the table as it was before the backlog
 	 * @param finalRows rows in staging: the distinct ids the backlog updated
@@ -74,7 +75,8 @@ final class ApplyReport {
 	 * purging the old row versions it left (no part of the floor, which is the
 	 * statement's own time); -1 when it did not go quiet within the wait
 	 */
-	record Limits(double rawSeconds, String rawRounds, double writeSeconds, long finalRows, double busyAfterSeconds) {
+	record Limits(double rawSeconds, String rawRounds, String rawWhere, double writeSeconds, long finalRows,
+			double busyAfterSeconds) {
 
 		/** The larger of the two: no catch-up can be faster. */
 		double floor() {

@@ -36,6 +36,7 @@ final class IngestionScenario implements Scenario {
 			BacklogReads tributary = BacklogReads.readAndRecord(context, backlog, "Tributary source", "tributary", args);
 			BacklogReads debezium = BacklogReads.readAndRecord(context, backlog, "Debezium embedded", "debezium", args);
 			BacklogReads raw = BacklogReads.readAndRecord(context, backlog, "raw read", "raw", args);
+			context.rememberRawRead(backlog, raw.rounds());
 			String shape = backlog.name();
 			context.record(ResultRow.compared(name(), context.flavor(), shape, "Tributary source, warm",
 					tributary.warmRate(), "changes/s", "Debezium embedded, warm", debezium.warmRate(),

@@ -4,7 +4,10 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.LocalTime;
 import java.time.format.DateTimeFormatter;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 
 import io.tributary.test.TestDatabaseServer;
@@ -175,6 +178,19 @@ public final class ScenarioContext {
 	}
 
 	/**
+	 * Keeps the rounds of a raw read of one of this server's ingestion backlogs, for later scenarios
+	 * that need the same stretch of binlog read raw.
+	 */
+	void rememberRawRead(IngestionBacklogs.Backlog backlog, List<ReaderMain.Round> rounds) {
+		this.state.rawReads.put(backlog, List.copyOf(rounds));
+	}
+
+	/** The rounds of the raw read of an ingestion backlog, when a scenario before read it. */
+	Optional<List<ReaderMain.Round>> rawRead(IngestionBacklogs.Backlog backlog) {
+		return Optional.ofNullable(this.state.rawReads.get(backlog));
+	}
+
+	/**
 	 * The native replica of this server, started on first use with {@code replicaThreads} parallel
 	 * appliers and {@code innodb_flush_log_at_trx_commit=1}, and shared by later scenarios until the
 	 * run moves to the next server. Each scenario points it where it needs it.
@@ -204,6 +220,8 @@ public final class ScenarioContext {
 		private IngestionBacklogs backlogs;
 
 		private Exception failure;
+
+		private final Map<IngestionBacklogs.Backlog, List<ReaderMain.Round>> rawReads = new HashMap<>();
 
 		private NativeReplica replica;
 
