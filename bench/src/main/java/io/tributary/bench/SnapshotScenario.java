@@ -342,19 +342,13 @@ public final class SnapshotScenario implements Scenario {
 		execute(admin, "FLUSH BINARY LOGS");
 		String current = query(admin, "SHOW MASTER STATUS");
 		execute(admin, "PURGE BINARY LOGS TO '" + current + "'");
-		String dirtyPct = query(admin, "SELECT @@innodb_max_dirty_pages_pct");
 		String dirtyLwm = query(admin, "SELECT @@innodb_max_dirty_pages_pct_lwm");
-		execute(admin, "SET GLOBAL innodb_max_dirty_pages_pct_lwm = 0", "SET GLOBAL innodb_max_dirty_pages_pct = 0");
+		execute(admin, "SET GLOBAL innodb_max_dirty_pages_pct_lwm = 0");
 		try {
-			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-			while (Long.parseLong(status(admin, "Innodb_buffer_pool_pages_dirty")) > 100
-					&& System.nanoTime() < deadline) {
-				Thread.sleep(200);
-			}
+			ApplyBacklogRun.flushDirtyPages(admin);
 		}
 		finally {
-			execute(admin, "SET GLOBAL innodb_max_dirty_pages_pct = " + dirtyPct,
-					"SET GLOBAL innodb_max_dirty_pages_pct_lwm = " + dirtyLwm);
+			execute(admin, "SET GLOBAL innodb_max_dirty_pages_pct_lwm = " + dirtyLwm);
 		}
 		Thread.sleep(1_000);
 	}
