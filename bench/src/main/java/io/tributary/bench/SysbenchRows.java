@@ -20,7 +20,7 @@ import javax.sql.DataSource;
  *
  * <p>Two connections write at once, so the server inserts while the client builds the next insert:
  * one connection leaves a core of the two idle. Each writes one half of the ids in ascending order,
- * so every page fills as in a load in order (alternating inserts left the pages half empty: 19%
+ * so every page fills as in a load in order (alternating inserts left the pages half empty: 18%
  * more data). Each insert's values come from a seed of its own, so the rows do not depend on
  * which connection is faster.
  */
