@@ -19,6 +19,17 @@ public interface Applier {
 	void upsert(List<Object[]> rows);
 
 	/**
+	 * Inserts or replaces the rows of a snapshot chunk (in source column order), as one write: the
+	 * same result as {@link #upsert}, which the default calls; an applier may write a chunk's many
+	 * rows in a cheaper way of its own.
+	 * @param rows the rows
+	 * @throws ApplyException when the write fails
+	 */
+	default void upsertChunk(List<Object[]> rows) {
+		upsert(rows);
+	}
+
+	/**
 	 * Deletes rows by key (in key-column order); absent keys are not an error.
 	 * @param keys the keys
 	 * @throws ApplyException when the write fails

@@ -58,7 +58,8 @@ final class ClientStatements {
 		return property.getPropertyDefinition().isRuntimeModifiable() ? property : null;
 	}
 
-	private static boolean present(String className) {
+	/** Returns whether {@code className} can be loaded by this class's loader. */
+	static boolean present(String className) {
 		try {
 			Class.forName(className, false, ClientStatements.class.getClassLoader());
 			return true;

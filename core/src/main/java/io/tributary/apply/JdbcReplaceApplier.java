@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.SQLWarning;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,6 +41,13 @@ import io.tributary.source.TableId;
  * statement cache. With an active {@link TargetFence} (several
  * instances, one leading) each write is an explicit transaction that proves leadership just before
  * it commits, and rolls back when it cannot.
+ *
+ * <p>A snapshot chunk ({@link #upsertChunk}) is loaded with one streamed
+ * {@code LOAD DATA LOCAL INFILE ... REPLACE} in a transaction ({@link LocalInfileLoad}) when the
+ * connection was opened to allow it ({@link TargetDriverProperties#streamedLoads()}). A server
+ * that refuses such loads ({@code local_infile=OFF}) gets statements from then on; a load that
+ * left a warning is rolled back and its chunk written with statements, and so is one that failed
+ * in any other way, whose statements then fail or succeed on their own.
  */
 public final class JdbcReplaceApplier implements Applier {
 
@@ -76,6 +84,14 @@ public final class JdbcReplaceApplier implements Applier {
 	private final int width;
 
 	private final TargetFence fence;
+
+	private final LocalInfileLoad localLoad;
+
+	/** Set once the target refused a load: chunks are written with statements from then on. */
+	private volatile boolean loadsRefused;
+
+	/** Set once a load left warnings, so the next ones are logged only at debug level. */
+	private volatile boolean loadWarned;
 
 	/** Rows of a REPLACE that may be prepared on the server, or -1 when none may. */
 	private final int serverSideRows;
@@ -120,6 +136,7 @@ public final class JdbcReplaceApplier implements Applier {
 				+ ") VALUES ";
 		this.serverSideRows = serverSideSize(this.batchRows, width);
 		this.serverSideKeys = serverSideSize(maxDeleteKeys(), layout.keyColumns().length);
+		this.localLoad = new LocalInfileLoad(targetTable, layout, width);
 	}
 
 	private static int serverSideSize(int rows, int placeholdersPerRow) {
@@ -186,6 +203,78 @@ public final class JdbcReplaceApplier implements Applier {
 						rows.size(), this.targetTable, attempt);
 			}
 		}
+	}
+
+	/**
+	 * Writes a snapshot chunk: loaded from memory where the connection and the server allow it,
+	 * otherwise as {@link #upsert} writes rows.
+	 */
+	@Override
+	public void upsertChunk(List<Object[]> rows) {
+		if (rows.isEmpty() || this.loadsRefused || !this.localLoad.encodes(rows) || !load(rows)) {
+			upsert(rows);
+		}
+	}
+
+	/** Loads rows in one transaction; returns false when they are still to be written. */
+	private boolean load(List<Object[]> rows) {
+		try (Connection connection = this.target.getConnection()) {
+			if (!LocalInfileLoad.available(connection)) {
+				return false;
+			}
+			Sessions.prepareTarget(connection);
+			connection.setAutoCommit(true);
+			FencedTransaction.run(connection, this.fence, (c) -> {
+				try (Statement statement = this.localLoad.load(c, rows)) {
+					SQLWarning warning = LocalInfileLoad.hadWarnings(statement);
+					if (warning != null) {
+						throw new LoadWarning(warning);
+					}
+				}
+			});
+			return true;
+		}
+		catch (LoadWarning ex) {
+			if (!this.loadWarned) {
+				this.loadWarned = true;
+				logger.warn("Loading {} rows into {} left a warning ({}: {}); rolled back, the rows are written with "
+						+ "statements instead, which refuse a value the table cannot hold (later such chunks are logged "
+						+ "at debug level)", rows.size(), this.targetTable, ex.warning.getErrorCode(),
+						ex.warning.getMessage());
+			}
+			else {
+				logger.debug("Loading {} rows into {} left a warning ({}); writing them with statements",
+						rows.size(), this.targetTable, ex.warning.getMessage());
+			}
+			return false;
+		}
+		catch (SQLException ex) {
+			if (LocalInfileLoad.refusedByServer(ex)) {
+				this.loadsRefused = true;
+				logger.info("The target refuses LOAD DATA LOCAL INFILE ({}); snapshot chunks of {} are written with "
+						+ "REPLACE statements. SET GLOBAL local_infile = ON on the target lets them be streamed, "
+						+ "which copies faster", ex.getMessage(), this.targetTable);
+			}
+			else {
+				logger.debug("Loading {} rows into {} failed; writing them with statements: {}", rows.size(),
+						this.targetTable, ex.getMessage());
+			}
+			return false;
+		}
+	}
+
+	/** A load that left a warning, thrown to roll its transaction back. */
+	private static final class LoadWarning extends SQLException {
+
+		private static final long serialVersionUID = 1L;
+
+		private final transient SQLWarning warning;
+
+		LoadWarning(SQLWarning warning) {
+			super(warning.getMessage());
+			this.warning = warning;
+		}
+
 	}
 
 	private void upsertInOneTransaction(List<Object[]> rows) throws SQLException {

@@ -36,7 +36,23 @@ public final class TargetDriverProperties {
 			// A 1,000-row REPLACE of a wide table runs to tens of kilobytes of SQL.
 			"prepStmtCacheSqlLimit", "1048576");
 
+	/**
+	 * Opens a connection with the client's local-files capability, without which the server
+	 * refuses {@code LOAD DATA LOCAL}, while the driver may open no file for it: the path it may
+	 * read files under is set, but empty, so it refuses every file the server asks for.
+	 * {@link LocalInfileLoad} hands the driver a stream of rows for its one statement instead.
+	 */
+	private static final Map<String, String> STREAMED_LOADS = Map.of("allowLoadLocalInfileInPath", "");
+
 	private TargetDriverProperties() {
+	}
+
+	/**
+	 * Returns the properties that let {@link JdbcReplaceApplier} stream snapshot chunks with
+	 * {@code LOAD DATA LOCAL INFILE} from memory, and let the driver read no local file.
+	 */
+	public static Map<String, String> streamedLoads() {
+		return STREAMED_LOADS;
 	}
 
 	/** Returns the properties of server-side prepared statements, each with its value. */

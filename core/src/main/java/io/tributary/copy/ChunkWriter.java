@@ -60,7 +60,7 @@ final class ChunkWriter {
 		boolean failedBefore = false;
 		while (true) {
 			try {
-				rerunOnContention(() -> this.applier.upsert(rows), this.layout);
+				rerunOnContention(() -> this.applier.upsertChunk(rows), this.layout);
 				if (failedBefore) {
 					this.writeRetries.recovered();
 				}

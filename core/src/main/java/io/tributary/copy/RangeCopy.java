@@ -69,7 +69,7 @@ public final class RangeCopy {
 	public int copy(KeyRange range) throws SQLException {
 		List<Object[]> rows = read(range);
 		if (!rows.isEmpty()) {
-			ChunkWriter.rerunOnContention(() -> this.applier.upsert(rows), this.layout);
+			ChunkWriter.rerunOnContention(() -> this.applier.upsertChunk(rows), this.layout);
 		}
 		deleteVanished(range, rows);
 		return rows.size();

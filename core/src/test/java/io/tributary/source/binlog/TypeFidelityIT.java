@@ -1,15 +1,24 @@
 package io.tributary.source.binlog;
 
 import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.TimeZone;
 
 import javax.sql.DataSource;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.slf4j.LoggerFactory;
 
+import io.tributary.apply.JdbcReplaceApplier;
 import io.tributary.apply.TargetDriverProperties;
 import io.tributary.pipeline.Replication;
 import io.tributary.pipeline.RunningPipeline;
@@ -89,6 +98,47 @@ class TypeFidelityIT {
 		}
 		replicateEveryType(Replication.of(db, "types_ss").withSettings((s) -> s.withBatchRows(1)),
 				db.server().dataSource(null, TargetDriverProperties.forServer(version)));
+	}
+
+	/**
+	 * The same with the snapshot's chunk streamed with {@code LOAD DATA LOCAL INFILE}
+	 * ({@code cdc.target.load-data}), whose text format must carry every type as exactly as a
+	 * statement's values: the load must have run and been kept, neither refused nor rolled back
+	 * for a warning (either would leave the chunk to statements and be logged).
+	 */
+	@Test
+	void everyTypeArrivesExactlyThroughStreamedSnapshotLoads(TestDatabase db) throws Exception {
+		boolean localInfileBefore = globalValue(db, "SELECT 'local_infile', @@GLOBAL.local_infile") == 1;
+		Logger logger = (Logger) LoggerFactory.getLogger(JdbcReplaceApplier.class);
+		Level levelBefore = logger.getLevel();
+		ListAppender<ILoggingEvent> events = new ListAppender<>();
+		events.start();
+		logger.addAppender(events);
+		logger.setLevel(Level.DEBUG);
+		db.server().execute(null, "SET GLOBAL local_infile = ON");
+		long loadsBefore = globalValue(db, "SHOW GLOBAL STATUS LIKE 'Com_load'");
+		try {
+			replicateEveryType(Replication.of(db, "types_load"),
+					db.server().dataSource(null, TargetDriverProperties.streamedLoads()));
+		}
+		finally {
+			db.server().execute(null, "SET GLOBAL local_infile = " + (localInfileBefore ? "ON" : "OFF"));
+			logger.detachAppender(events);
+			logger.setLevel(levelBefore);
+		}
+		assertThat(globalValue(db, "SHOW GLOBAL STATUS LIKE 'Com_load'") - loadsBefore).as("loads").isPositive();
+		assertThat(events.list).extracting(ILoggingEvent::getFormattedMessage)
+			.noneMatch((message) -> message.startsWith("Loading") || message.startsWith("The target refuses"));
+	}
+
+	/** The number in the second column of the one row {@code sql} returns. */
+	private static long globalValue(TestDatabase db, String sql) throws SQLException {
+		try (Connection connection = db.dataSource(null).getConnection();
+				Statement statement = connection.createStatement();
+				ResultSet rs = statement.executeQuery(sql)) {
+			assertThat(rs.next()).as(sql).isTrue();
+			return rs.getLong(2);
+		}
 	}
 
 	/**
