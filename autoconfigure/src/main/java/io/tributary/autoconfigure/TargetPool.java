@@ -3,6 +3,7 @@ package io.tributary.autoconfigure;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
 
@@ -11,24 +12,32 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.tributary.apply.TargetDriverProperties;
 
 /**
- * Tributary's own pool to a target. With server-side statements asked for
- * ({@code cdc.target.server-side-statements}), before its first connection it asks the server
- * what it is, and gives the pool the driver properties that fit it
- * ({@link TargetDriverProperties}), except those its URL sets itself. A pool's driver properties
- * cannot change once it has started, so the question goes over one connection of its own, opened
- * and closed before the pool starts. Until a server answers, {@link #getConnection()} fails as the
- * pool would, and the next call asks again.
+ * Tributary's own pool to a target. Before its first connection it gives the pool the driver
+ * properties ({@link TargetDriverProperties}) of what was asked for, except those its URL sets
+ * itself: those of streamed snapshot loads ({@code cdc.target.load-data}), and, with server-side
+ * statements asked for ({@code cdc.target.server-side-statements}), those that fit the server,
+ * which it asks what it is. A pool's driver properties cannot change once it has started, so the
+ * question goes over one connection of its own, opened and closed before the pool starts. Until
+ * a server answers, {@link #getConnection()} fails as the pool would, and the next call asks
+ * again.
  */
 final class TargetPool extends HikariDataSource {
+
+	private final boolean serverSideStatements;
+
+	private final boolean streamedLoads;
 
 	private volatile boolean configured;
 
 	/**
 	 * Creates a pool, not yet started.
 	 * @param serverSideStatements whether a MariaDB server gets server-side prepared statements
+	 * @param streamedLoads whether snapshot chunks may be streamed with {@code LOAD DATA LOCAL}
 	 */
-	TargetPool(boolean serverSideStatements) {
-		this.configured = !serverSideStatements;
+	TargetPool(boolean serverSideStatements, boolean streamedLoads) {
+		this.serverSideStatements = serverSideStatements;
+		this.streamedLoads = streamedLoads;
+		this.configured = !serverSideStatements && !streamedLoads;
 	}
 
 	@Override
@@ -43,6 +52,18 @@ final class TargetPool extends HikariDataSource {
 		if (this.configured) {
 			return;
 		}
+		Map<String, String> properties = new LinkedHashMap<>();
+		if (this.serverSideStatements) {
+			properties.putAll(TargetDriverProperties.forServer(serverVersion()));
+		}
+		if (this.streamedLoads) {
+			properties.putAll(TargetDriverProperties.streamedLoads());
+		}
+		TargetDriverProperties.missingFrom(getJdbcUrl(), properties).forEach(this::addDataSourceProperty);
+		this.configured = true;
+	}
+
+	private String serverVersion() throws SQLException {
 		Properties login = new Properties();
 		if (getUsername() != null) {
 			login.setProperty("user", getUsername());
@@ -51,13 +72,9 @@ final class TargetPool extends HikariDataSource {
 			login.setProperty("password", getPassword());
 		}
 		login.setProperty("connectTimeout", Long.toString(getConnectionTimeout()));
-		String version;
 		try (Connection probe = DriverManager.getConnection(getJdbcUrl(), login)) {
-			version = probe.getMetaData().getDatabaseProductVersion();
+			return probe.getMetaData().getDatabaseProductVersion();
 		}
-		Map<String, String> properties = TargetDriverProperties.forServer(version);
-		TargetDriverProperties.missingFrom(getJdbcUrl(), properties).forEach(this::addDataSourceProperty);
-		this.configured = true;
 	}
 
 }

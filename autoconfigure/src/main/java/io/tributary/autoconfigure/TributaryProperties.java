@@ -345,6 +345,22 @@ public class TributaryProperties {
 		 */
 		private boolean serverSideStatements = true;
 
+		/**
+		 * Whether snapshot chunks are streamed to the target with one LOAD DATA LOCAL INFILE ...
+		 * REPLACE each, from memory (no file is written or read), which copies faster than
+		 * REPLACE statements. The target needs local_infile=ON; where it is off, or a chunk's
+		 * load leaves a warning, the chunk is written with statements instead.
+		 */
+		private boolean loadData = true;
+
+		public boolean isLoadData() {
+			return this.loadData;
+		}
+
+		public void setLoadData(boolean loadData) {
+			this.loadData = loadData;
+		}
+
 		public boolean isServerSideStatements() {
 			return this.serverSideStatements;
 		}

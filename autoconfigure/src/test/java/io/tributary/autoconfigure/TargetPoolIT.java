@@ -7,6 +7,8 @@ import java.sql.ResultSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import com.mysql.cj.conf.PropertyKey;
+import com.mysql.cj.jdbc.JdbcConnection;
 import com.mysql.cj.jdbc.ServerPreparedStatement;
 
 import io.tributary.test.DatabaseExtension;
@@ -18,7 +20,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * With server-side statements asked for, Tributary's target pool prepares statements on a MariaDB
  * server and on the client of a MySQL server, and a property its URL sets keeps the URL's value;
- * without, it prepares them on the client.
+ * without, it prepares them on the client. With streamed loads asked for, its connections have the
+ * local-files capability but may read no file.
  */
 @ExtendWith(DatabaseExtension.class)
 class TargetPoolIT {
@@ -57,8 +60,27 @@ class TargetPoolIT {
 	}
 
 	@Test
+	void streamedLoadsOpenConnectionsThatMayLoadButReadNoFile(TestDatabase db) throws Exception {
+		try (TargetPool pool = pool(db, db.jdbcUrl(null), false, true)) {
+			try (Connection connection = pool.getConnection()) {
+				var properties = connection.unwrap(JdbcConnection.class).getPropertySet();
+				assertThat(properties.getStringProperty(PropertyKey.allowLoadLocalInfileInPath).isExplicitlySet())
+					.isTrue();
+				assertThat(properties.getBooleanProperty(PropertyKey.allowLoadLocalInfile).getValue()).isFalse();
+			}
+			assertThat(pool.getDataSourceProperties()).containsEntry("allowLoadLocalInfileInPath", "")
+				.doesNotContainKey("useServerPrepStmts");
+		}
+		String url = db.jdbcUrl(null);
+		url += (url.contains("?") ? "&" : "?") + "allowLoadLocalInfileInPath=/nowhere";
+		try (TargetPool pool = pool(db, url, false, true); Connection connection = pool.getConnection()) {
+			assertThat(pool.getDataSourceProperties()).doesNotContainKey("allowLoadLocalInfileInPath");
+		}
+	}
+
+	@Test
 	void aServerOutOfReachFailsTheConnectionAndIsAskedAgainNextTime(TestDatabase db) throws Exception {
-		try (TargetPool pool = new TargetPool(true)) {
+		try (TargetPool pool = new TargetPool(true, false)) {
 			pool.setJdbcUrl("jdbc:mysql://127.0.0.1:1/");
 			pool.setUsername(db.server().username());
 			pool.setConnectionTimeout(250);
@@ -69,7 +91,11 @@ class TargetPoolIT {
 	}
 
 	private static TargetPool pool(TestDatabase db, String url, boolean serverSideStatements) {
-		TargetPool pool = new TargetPool(serverSideStatements);
+		return pool(db, url, serverSideStatements, false);
+	}
+
+	private static TargetPool pool(TestDatabase db, String url, boolean serverSideStatements, boolean streamedLoads) {
+		TargetPool pool = new TargetPool(serverSideStatements, streamedLoads);
 		pool.setJdbcUrl(url);
 		pool.setUsername(db.server().username());
 		pool.setPassword(db.server().password());
