@@ -730,7 +730,8 @@ final class ApplyBacklogRun implements AutoCloseable {
 
 	/**
 	 * A small Hikari pool to a target with the driver properties Tributary's own target pool gives
-	 * that server by default (server-side statements on MariaDB, see {@link TargetDriverProperties}),
+	 * that server by default (server-side statements on MariaDB and streamed snapshot loads, see
+	 * {@link TargetDriverProperties}),
 	 * after one connection of its own has asked the server what it is.
 	 */
 	static HikariDataSource targetPool(String url, String user, String password, int size, String name)
@@ -739,7 +740,9 @@ final class ApplyBacklogRun implements AutoCloseable {
 		try (Connection probe = DriverManager.getConnection(url, user, password)) {
 			version = probe.getMetaData().getDatabaseProductVersion();
 		}
-		return pool(url, user, password, size, name, TargetDriverProperties.forServer(version));
+		Map<String, String> properties = new LinkedHashMap<>(TargetDriverProperties.forServer(version));
+		properties.putAll(TargetDriverProperties.streamedLoads());
+		return pool(url, user, password, size, name, properties);
 	}
 
 	private static HikariDataSource pool(String url, String user, String password, int size, String name,

@@ -105,7 +105,8 @@ public final class SnapshotScenario implements Scenario {
 		Path bin = Path.of(Preflight.basedir(server)).resolve("bin");
 		StringBuilder log = new StringBuilder();
 		say(context, log, "Server settings: " + variables(admin, "innodb_buffer_pool_size", "innodb_log_file_size",
-				"innodb_flush_log_at_trx_commit", "sync_binlog", "log_bin", "binlog_format", "binlog_row_image"));
+				"innodb_flush_log_at_trx_commit", "sync_binlog", "log_bin", "binlog_format", "binlog_row_image",
+				"local_infile"));
 		server.createSchema(SOURCE_SCHEMA);
 		long started = System.nanoTime();
 		load(admin);
@@ -175,7 +176,7 @@ public final class SnapshotScenario implements Scenario {
 		else {
 			int threads = Integer.parseInt(method.substring("tributary-".length()));
 			measurement = context.profiled(threads + "-threads-round-" + round,
-					() -> tributary(server, threads, target));
+					() -> tributary(server, admin, threads, target));
 		}
 		double busy = cpu.busySince();
 		verify(admin, target, sourceChecksum);
@@ -245,7 +246,9 @@ public final class SnapshotScenario implements Scenario {
 		}
 	}
 
-	private Measurement tributary(TestDatabaseServer server, int threads, String target) throws Exception {
+	private Measurement tributary(TestDatabaseServer server, DataSource admin, int threads, String target)
+			throws Exception {
+		long loadsBefore = Long.parseLong(status(admin, "Com_load"));
 		// Plain connections on every path, as for the command-line tools: no TLS.
 		SourceSettings source = new SourceSettings(server.host(), server.port(), server.username(), server.password(),
 				100_000 + RANDOM.nextInt(1_000_000), Duration.ofSeconds(10), Duration.ofSeconds(5), SslMode.DISABLED,
@@ -279,7 +282,9 @@ public final class SnapshotScenario implements Scenario {
 				if (table.phase() == TableStatus.Phase.FAILED || status.state() == PipelineStatus.State.FAILED) {
 					throw new IllegalStateException("Snapshot failed: " + table.lastError() + " / " + status.lastError());
 				}
-				return new Measurement(table.rowsCopied(), seconds, table.chunksCopied() + " chunks");
+				long loads = Long.parseLong(status(admin, "Com_load")) - loadsBefore;
+				return new Measurement(table.rowsCopied(), seconds,
+						String.format("%,d chunks, %,d streamed loads", table.chunksCopied(), loads));
 			}
 			finally {
 				pipeline.close();
