@@ -9,6 +9,7 @@ import java.util.function.UnaryOperator;
 
 import javax.sql.DataSource;
 
+import io.tributary.apply.TargetDriverProperties;
 import io.tributary.checksum.ChecksumSettings;
 import io.tributary.source.Position;
 import io.tributary.source.SourceSettings;
@@ -160,10 +161,14 @@ public final class Replication extends SchemaPair {
 
 	/**
 	 * Starts a pipeline after {@code beforeStart} has seen it, for instance to install a test hook
-	 * such as {@code observeChunks} that must be in place before the copy begins.
+	 * such as {@code observeChunks} that must be in place before the copy begins. Its target pool
+	 * streams snapshot chunks as Tributary's own pool does by default
+	 * ({@link TargetDriverProperties#streamedLoads()}): a server with {@code local_infile=ON}
+	 * (MariaDB's default) gets them loaded, one with it off (MySQL 8.0's default) as statements,
+	 * so the tests of the copy cover both paths.
 	 */
 	public RunningPipeline start(Consumer<Pipeline> beforeStart) {
-		return start(pool(), beforeStart);
+		return start(database().server().dataSource(null, TargetDriverProperties.streamedLoads()), beforeStart);
 	}
 
 	/**
