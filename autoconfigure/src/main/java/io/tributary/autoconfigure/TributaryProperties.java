@@ -346,10 +346,11 @@ public class TributaryProperties {
 		private boolean serverSideStatements = true;
 
 		/**
-		 * Whether snapshot chunks are streamed to the target with one LOAD DATA LOCAL INFILE ...
-		 * REPLACE each, from memory (no file is written or read), which copies faster than
-		 * REPLACE statements. The target needs local_infile=ON; where it is off, or a chunk's
-		 * load leaves a warning, the chunk is written with statements instead.
+		 * Whether snapshot chunks, and batches of at least 256 changed rows (as when catching up),
+		 * are streamed to the target with one LOAD DATA LOCAL INFILE ... REPLACE each, from
+		 * memory (no file is written or read), which writes faster than REPLACE statements. The
+		 * target needs local_infile=ON; where it is off, or a load leaves a warning, the rows are
+		 * written with statements instead.
 		 */
 		private boolean loadData = true;
 

@@ -42,12 +42,17 @@ import io.tributary.source.TableId;
  * instances, one leading) each write is an explicit transaction that proves leadership just before
  * it commits, and rolls back when it cannot.
  *
- * <p>A snapshot chunk ({@link #upsertChunk}) is loaded with one streamed
+ * <p>A snapshot chunk ({@link #upsertChunk}), and a batch of row images of at least
+ * {@value #LOAD_ROWS} rows (or the full size, when that is smaller), is loaded with one streamed
  * {@code LOAD DATA LOCAL INFILE ... REPLACE} in a transaction ({@link LocalInfileLoad}) when the
- * connection was opened to allow it ({@link TargetDriverProperties#streamedLoads()}). A server
+ * connection was opened to allow it ({@link TargetDriverProperties#streamedLoads()}): the server
+ * parses the rows in bulk instead of value by value. Smaller batches, as while streaming, stay
+ * statements, which take one round trip where a load in a transaction takes four. A server
  * that refuses such loads ({@code local_infile=OFF}) gets statements from then on; a load that
- * left a warning is rolled back and its chunk written with statements, and so is one that failed
- * in any other way, whose statements then fail or succeed on their own.
+ * left a warning is rolled back and its rows written with statements, and so is one that failed
+ * in any other way, whose statements then fail or succeed on their own. Lock contention is the
+ * exception: it is thrown as a statement's would be, so that the caller retries and slows down
+ * alike.
  */
 public final class JdbcReplaceApplier implements Applier {
 
@@ -64,6 +69,9 @@ public final class JdbcReplaceApplier implements Applier {
 	 * bounds one cached statement to about 1.8 MB of heap.
 	 */
 	static final int SERVER_SIDE_PLACEHOLDERS = 4_096;
+
+	/** Fewest rows of a batch that is loaded; see the class comment. */
+	static final int LOAD_ROWS = 256;
 
 	/** Rows per transaction when a fenced truncation deletes them. */
 	static final int FENCED_DELETE_ROWS = 10_000;
@@ -92,6 +100,9 @@ public final class JdbcReplaceApplier implements Applier {
 
 	/** Set once a load left warnings, so the next ones are logged only at debug level. */
 	private volatile boolean loadWarned;
+
+	/** Fewest rows of a batch that is loaded rather than written as a statement. */
+	private final int loadRows;
 
 	/** Rows of a REPLACE that may be prepared on the server, or -1 when none may. */
 	private final int serverSideRows;
@@ -137,6 +148,7 @@ public final class JdbcReplaceApplier implements Applier {
 		this.serverSideRows = serverSideSize(this.batchRows, width);
 		this.serverSideKeys = serverSideSize(maxDeleteKeys(), layout.keyColumns().length);
 		this.localLoad = new LocalInfileLoad(targetTable, layout, width);
+		this.loadRows = Math.min(this.batchRows, LOAD_ROWS);
 	}
 
 	private static int serverSideSize(int rows, int placeholdersPerRow) {
@@ -179,10 +191,15 @@ public final class JdbcReplaceApplier implements Applier {
 
 	@Override
 	public void upsert(List<Object[]> rows) {
+		upsert(rows, true);
+	}
+
+	/** Upserts rows; a single batch of them may be loaded when {@code mayLoad}. */
+	private void upsert(List<Object[]> rows, boolean mayLoad) {
 		int first = cut(rows, 0);
 		if (first >= rows.size()) {
 			if (!rows.isEmpty()) {
-				write(rows, true);
+				write(rows, true, mayLoad);
 			}
 			return;
 		}
@@ -211,13 +228,28 @@ public final class JdbcReplaceApplier implements Applier {
 	 */
 	@Override
 	public void upsertChunk(List<Object[]> rows) {
-		if (rows.isEmpty() || this.loadsRefused || !this.localLoad.encodes(rows) || !load(rows)) {
-			upsert(rows);
+		try {
+			if (!rows.isEmpty() && loaded(rows)) {
+				return;
+			}
 		}
+		catch (SQLException ex) {
+			throw new ApplyException("Upserting " + rows.size() + " rows in " + this.targetTable + " failed: "
+					+ ex.getMessage(), ex);
+		}
+		upsert(rows, false);
 	}
 
-	/** Loads rows in one transaction; returns false when they are still to be written. */
-	private boolean load(List<Object[]> rows) {
+	/**
+	 * Loads rows in one transaction where the connection and the server allow it; returns false
+	 * when they are still to be written.
+	 * @throws SQLException only for lock contention, which rolled the load back, so that the caller
+	 * retries as it retries a statement
+	 */
+	private boolean loaded(List<Object[]> rows) throws SQLException {
+		if (this.loadsRefused || !this.localLoad.encodes(rows)) {
+			return false;
+		}
 		try (Connection connection = this.target.getConnection()) {
 			if (!LocalInfileLoad.available(connection)) {
 				return false;
@@ -238,7 +270,7 @@ public final class JdbcReplaceApplier implements Applier {
 			if (!this.loadWarned) {
 				this.loadWarned = true;
 				logger.warn("Loading {} rows into {} left a warning ({}: {}); rolled back, the rows are written with "
-						+ "statements instead, which refuse a value the table cannot hold (later such chunks are logged "
+						+ "statements instead, which refuse a value the table cannot hold (later such loads are logged "
 						+ "at debug level)", rows.size(), this.targetTable, ex.warning.getErrorCode(),
 						ex.warning.getMessage());
 			}
@@ -249,11 +281,14 @@ public final class JdbcReplaceApplier implements Applier {
 			return false;
 		}
 		catch (SQLException ex) {
+			if (ParallelApplier.contentionCode(ex) != 0) {
+				throw ex;
+			}
 			if (LocalInfileLoad.refusedByServer(ex)) {
 				this.loadsRefused = true;
-				logger.info("The target refuses LOAD DATA LOCAL INFILE ({}); snapshot chunks of {} are written with "
-						+ "REPLACE statements. SET GLOBAL local_infile = ON on the target lets them be streamed, "
-						+ "which copies faster", ex.getMessage(), this.targetTable);
+				logger.info("The target refuses LOAD DATA LOCAL INFILE ({}); rows of {} are written with REPLACE "
+						+ "statements. SET GLOBAL local_infile = ON on the target lets them be streamed, which "
+						+ "writes faster", ex.getMessage(), this.targetTable);
 			}
 			else {
 				logger.debug("Loading {} rows into {} failed; writing them with statements: {}", rows.size(),
@@ -296,7 +331,7 @@ public final class JdbcReplaceApplier implements Applier {
 	public void delete(List<Object[]> keys) {
 		int perStatement = maxDeleteKeys();
 		for (int from = 0; from < keys.size(); from += perStatement) {
-			write(keys.subList(from, Math.min(keys.size(), from + perStatement)), false);
+			write(keys.subList(from, Math.min(keys.size(), from + perStatement)), false, false);
 		}
 	}
 
@@ -359,9 +394,9 @@ public final class JdbcReplaceApplier implements Applier {
 		return to;
 	}
 
-	private void write(List<Object[]> batch, boolean upsert) {
+	private void write(List<Object[]> batch, boolean upsert, boolean mayLoad) {
 		try {
-			writeStatement(batch, upsert);
+			writeStatement(batch, upsert, mayLoad);
 		}
 		catch (SQLException ex) {
 			throw new ApplyException((upsert ? "Upserting " : "Deleting ") + batch.size() + " rows in "
@@ -371,14 +406,25 @@ public final class JdbcReplaceApplier implements Applier {
 
 	/**
 	 * Writes one batch as exactly one statement, whatever its size: an autocommit statement, or a
-	 * fenced transaction of that one statement; the caller keeps it within {@link #maxUpsertRows()}
-	 * or {@link #maxDeleteKeys()}.
+	 * fenced transaction of that one statement; or, for a batch of row images of at least
+	 * {@value #LOAD_ROWS} rows (see the class comment), as one load in a transaction. The caller
+	 * keeps it within {@link #maxUpsertRows()} or {@link #maxDeleteKeys()}.
 	 * @param batch row images, or keys when {@code upsert} is false
 	 * @param upsert whether to REPLACE images rather than DELETE keys
 	 * @throws SQLException as the server reported it, so the caller can tell contention apart;
 	 * {@link io.tributary.ha.FencedOutException} when the fence refused the write
 	 */
 	void writeStatement(List<Object[]> batch, boolean upsert) throws SQLException {
+		writeStatement(batch, upsert, true);
+	}
+
+	private void writeStatement(List<Object[]> batch, boolean upsert, boolean mayLoad) throws SQLException {
+		if (upsert && mayLoad && batch.size() >= this.loadRows && loaded(batch)) {
+			if (logger.isDebugEnabled()) {
+				logger.debug("Loaded {} rows into {}", batch.size(), this.targetTable);
+			}
+			return;
+		}
 		try (Connection connection = this.target.getConnection()) {
 			Sessions.prepareTarget(connection);
 			connection.setAutoCommit(true);

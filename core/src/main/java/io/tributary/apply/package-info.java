@@ -5,7 +5,8 @@
  * target table: a {@link TableSink} chosen per table (the {@link ChangeListener}, through
  * {@link ListenerSink}, or a sink of another module such as Kafka), whose {@link SinkApplier}
  * follows the table through an ALTER and a TRUNCATE and reports what it sent. Snapshot chunks
- * may be streamed with one {@code LOAD DATA LOCAL INFILE ... REPLACE} from memory instead.
+ * and large batches may be streamed with one {@code LOAD DATA LOCAL INFILE ... REPLACE} from
+ * memory instead.
  *
  * <p>Invariants: applying the same batch twice changes nothing; a target whose columns or key
  * differ from the source is refused, never written into; statements that run at the same time
@@ -13,6 +14,6 @@
  * whole drain again; only statements of a table's full size, of a bounded number of placeholders,
  * are prepared as the pool prepares (on a MariaDB target, on the server), so the heap the driver
  * keeps for cached statements stays bounded per connection; a streamed load reads no local file,
- * commits only when it left no warning, and otherwise leaves its chunk to statements.
+ * commits only when it left no warning, and otherwise leaves its rows to statements.
  */
 package io.tributary.apply;

@@ -31,7 +31,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * Snapshot chunks streamed with {@code LOAD DATA LOCAL INFILE} from memory, through a pool with
  * {@link TargetDriverProperties#streamedLoads()}: the rows arrive exactly, the characters the
- * format gives a meaning included; a server that refuses such loads gets statements; a value the
+ * format gives a meaning included; a large batch of changes is loaded too, a small one is a
+ * statement; a server that refuses such loads gets statements; a value the
  * table cannot hold fails the chunk as a statement would, leaving nothing of it; and the driver
  * still reads no local file. The pool holds one connection, so the session's counters of the
  * server count the applier's statements. The server's {@code local_infile} is set for each test
@@ -75,6 +76,36 @@ class StreamedLoadIT {
 			// Again over the same rows: REPLACE semantics, the rows stay as they are.
 			applier.upsertChunk(rows);
 			assertThat(read(pool, schema, "t")).containsExactlyElementsOf(expected(rows));
+		}
+	}
+
+	@Test
+	void aLargeBatchOfChangesIsLoadedAndASmallOneIsAStatement(TestDatabase db) throws Exception {
+		db.server().execute(null, "SET GLOBAL local_infile = ON");
+		String schema = db.schema("batches");
+		try (HikariDataSource pool = oneConnection(db, schema)) {
+			JdbcReplaceApplier applier = applier(pool, schema, "t", "id INT PRIMARY KEY, vc VARCHAR(40)");
+			List<Object[]> large = new ArrayList<>();
+			for (long id = 1; id <= JdbcReplaceApplier.LOAD_ROWS; id++) {
+				large.add(new Object[] { id, "row\t" + id });
+			}
+			Counters before = Counters.of(pool);
+			applier.writeStatement(large, true);
+			Counters afterLarge = Counters.of(pool);
+			assertThat(afterLarge.loads - before.loads).as("loads").isEqualTo(1);
+			assertThat(afterLarge.replaces - before.replaces).as("REPLACE statements").isZero();
+			List<Object[]> small = large.subList(0, JdbcReplaceApplier.LOAD_ROWS - 1).stream()
+				.map((row) -> new Object[] { row[0], "changed " + row[0] })
+				.toList();
+			applier.writeStatement(small, true);
+			Counters afterSmall = Counters.of(pool);
+			assertThat(afterSmall.loads - afterLarge.loads).as("loads").isZero();
+			assertThat(afterSmall.replaces - afterLarge.replaces).as("REPLACE statements").isEqualTo(1);
+			List<String> expected = new ArrayList<>();
+			for (int id = 1; id <= JdbcReplaceApplier.LOAD_ROWS; id++) {
+				expected.add(id + "|" + ((id < JdbcReplaceApplier.LOAD_ROWS) ? "changed " + id : "row\t" + id));
+			}
+			assertThat(read(pool, schema, "t")).containsExactlyInAnyOrderElementsOf(expected);
 		}
 	}
 
