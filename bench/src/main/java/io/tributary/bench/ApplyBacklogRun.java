@@ -593,6 +593,7 @@ final class ApplyBacklogRun implements AutoCloseable {
 			flushDirtyPages();
 			awaitQuiet();
 			Pipeline pipeline = new Pipeline(settings(workers), this.sourcePool, targetPool);
+			long loadsBefore = Long.parseLong(globalStatus(targetPool, "Com_load"));
 			CpuMeter.Sample cpu = this.meter.sample();
 			ThreadCpu threads = ThreadCpu.now();
 			long started = System.nanoTime();
@@ -603,6 +604,8 @@ final class ApplyBacklogRun implements AutoCloseable {
 			String breakdown = threads.since();
 			TableStatus table = pipeline.status().tables().get(0);
 			pipeline.close();
+			say(String.format("%s: %,d of its %,d batches were streamed loads (the target's Com_load)", system,
+					Long.parseLong(globalStatus(targetPool, "Com_load")) - loadsBefore, table.apply().batchesApplied()));
 			return new Run(system, workers, transactions, elapsed, table.keysAdded(), table.apply().rowsUpserted(),
 					table.apply().batchesApplied(), table.apply().contentionEvents(), share, breakdown);
 		}

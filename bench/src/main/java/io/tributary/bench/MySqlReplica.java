@@ -15,7 +15,7 @@ import io.tributary.test.TestDatabaseServer;
  * server: GTIDs on, binary log on, {@code log_replica_updates}, {@code sync_binlog=1},
  * {@code innodb_flush_log_at_trx_commit=1}) with {@code replica_parallel_workers} appliers of type
  * {@code LOGICAL_CLOCK} that keep the source's commit order ({@code replica_preserve_commit_order},
- * MySQL 8.0.27's defaults). It writes its own binary log, and so does Tributary writing to it: both
+ * MySQL 8.0.27's defaults), and {@code local_infile=ON}, which Tributary's streamed loads need. It writes its own binary log, and so does Tributary writing to it: both
  * work at the same durability. How much the appliers can overlap depends on the source's
  * {@code binlog_transaction_dependency_tracking}, which the apply scenario sets to
  * {@code WRITESET}.
@@ -43,7 +43,9 @@ final class MySqlReplica implements NativeReplica {
 		this.server = Preflight.startServer("mysql");
 		execute("SET GLOBAL innodb_buffer_pool_size = " + this.bufferPool,
 				"SET GLOBAL replica_parallel_workers = " + this.parallelWorkers,
-				"SET GLOBAL replica_preserve_commit_order = ON", "SET GLOBAL innodb_flush_log_at_trx_commit = 1");
+				"SET GLOBAL replica_preserve_commit_order = ON", "SET GLOBAL innodb_flush_log_at_trx_commit = 1",
+				// As the configuration guide advises for a MySQL target, so Tributary's large batches are loaded.
+				"SET GLOBAL local_infile = ON");
 	}
 
 	@Override
@@ -57,7 +59,8 @@ final class MySqlReplica implements NativeReplica {
 				+ ", replica_parallel_type=" + variable("replica_parallel_type") + ", replica_preserve_commit_order="
 				+ variable("replica_preserve_commit_order") + ", innodb_flush_log_at_trx_commit="
 				+ variable("innodb_flush_log_at_trx_commit") + ", sync_binlog=" + variable("sync_binlog")
-				+ ", log_replica_updates=" + variable("log_replica_updates");
+				+ ", log_replica_updates=" + variable("log_replica_updates") + ", local_infile="
+				+ variable("local_infile");
 	}
 
 	@Override
