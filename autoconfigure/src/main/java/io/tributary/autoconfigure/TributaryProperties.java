@@ -676,7 +676,8 @@ public class TributaryProperties {
 	public static class Copy {
 
 		/**
-		 * Chunks read and written in parallel by a snapshot.
+		 * Chunks a snapshot reads in parallel, and chunks it writes in parallel; the write of a
+		 * chunk overlaps the read of the next.
 		 */
 		private int threads = 4;
 

@@ -5,7 +5,7 @@ import java.time.Duration;
 /**
  * How many chunks a copy reads at once and how large they are.
  *
- * @param threads chunks read and written in parallel
+ * @param threads chunks read in parallel, and chunks written in parallel (see {@code CopyWorkers})
  * @param initialChunkRows rows of the first chunk
  * @param minChunkRows floor of the chunk size
  * @param maxChunkRows ceiling of the chunk size

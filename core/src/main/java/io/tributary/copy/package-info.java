@@ -6,9 +6,9 @@
  *
  * <p>{@link Copier} dispatches chunks from one thread: {@code ChunkPlan} places each chunk's
  * bound, {@code ChunkLedger} records it as dispatched and, once it is written, as landed, and
- * turns that into {@code CopyWatermarks}; {@code CopyWorkers} read and write up to the configured
- * number of chunks in parallel, each through {@link RangeCopy} and {@code ChunkWriter}, which
- * retries a failed write when asked to.
+ * turns that into {@code CopyWatermarks}; {@code CopyWorkers} read up to the configured number of
+ * chunks in parallel and write as many, the write of one overlapping the read of the next, each
+ * through {@link RangeCopy} and {@code ChunkWriter}, which retries a failed write when asked to.
  *
  * <p>Invariants: a chunk is published as dispatched before it is read and as landed only after it
  * is written; a change is dropped only above the dispatched bound, where the later locking read is

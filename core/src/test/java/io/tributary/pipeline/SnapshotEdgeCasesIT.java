@@ -1,8 +1,17 @@
 package io.tributary.pipeline;
 
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import io.tributary.copy.Copier;
+import io.tributary.copy.CopySizing;
 import io.tributary.status.TableStatus;
 import io.tributary.status.TableStatus.Phase;
 import io.tributary.test.Await;
@@ -70,6 +79,57 @@ class SnapshotEdgeCasesIT {
 			assertThat(pipeline.table().copyRowsPerSecond()).isZero();
 			assertThat(pipeline.table().copyEtaSeconds()).isNull();
 			replication.assertEqual("t");
+		}
+	}
+
+	/**
+	 * With one copy thread the source gives the next chunk while the target still writes one: the
+	 * target table is locked by another session from before the first chunk, so no chunk can land,
+	 * and the second chunk is dispatched all the same. Once unlocked, the copy ends equal.
+	 */
+	@Test
+	void oneCopyThreadReadsTheNextChunkWhileTheTargetWritesOne(TestDatabase db) throws Exception {
+		Replication replication = Replication.of(db, "overlap")
+			.withSettings((s) -> s.withCopy(new CopySizing(1, 1000, 1000, 1000, Duration.ofMillis(500))));
+		replication.onSource("CREATE TABLE t" + TABLE);
+		replication.onSource(InsertStatements.batches("t", 1, 4500, (i) -> i + ", 'r" + i + "'"));
+		CountDownLatch secondDispatched = new CountDownLatch(1);
+		try (Connection locker = replication.pool().getConnection(); Statement lock = locker.createStatement()) {
+			Copier.ChunkObserver observer = new Copier.ChunkObserver() {
+
+				@Override
+				public void beforeDispatch(Object[] lowerExclusive) {
+					if (lowerExclusive == null) {
+						try {
+							lock.execute("LOCK TABLES " + replication.targetTable("t") + " WRITE");
+						}
+						catch (SQLException ex) {
+							throw new IllegalStateException(ex);
+						}
+					}
+				}
+
+				@Override
+				public void dispatched(Object[] lowerExclusive, Object[] upperInclusive, boolean stepped) {
+					if (lowerExclusive != null) {
+						secondDispatched.countDown();
+					}
+				}
+
+			};
+			try (RunningPipeline pipeline = replication.start((p) -> p.observeChunks(observer))) {
+				try {
+					assertThat(secondDispatched.await(Replication.WAIT.toSeconds(), TimeUnit.SECONDS))
+						.as("second chunk dispatched while the first one's write waits for the target").isTrue();
+					assertThat(pipeline.table().chunksCopied()).isZero();
+				}
+				finally {
+					lock.execute("UNLOCK TABLES");
+				}
+				pipeline.awaitPhase(Phase.STREAMING);
+				assertThat(pipeline.table().rowsCopied()).isEqualTo(4500);
+				replication.assertEqual("t");
+			}
 		}
 	}
 
