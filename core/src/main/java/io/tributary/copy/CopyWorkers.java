@@ -8,13 +8,14 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The threads that read and write a copy's chunks, the write of one chunk overlapping the read of
- * the next. At most {@code threads} chunks are read or waiting to be written, and at most
- * {@code threads} are being written: the dispatcher takes a read slot before it bounds the next
- * chunk; a chunk that has been read keeps it until it gets a write slot, so a target slower than
- * the source holds the reads back, and gives the write slot back when it is written. A copy
- * therefore holds at most twice {@code threads} chunks in memory, and with one thread its chunks
- * are still written one at a time in key order. The first failure of any chunk is kept, stops
- * further dispatch, and is thrown by {@link #throwFailure()} once the chunks in flight are done.
+ * the next. At most {@code threads} + 1 chunks are in flight, at most {@code threads} of them being
+ * read or waiting to be written and at most {@code threads} being written: the dispatcher takes a
+ * slot in flight and a read slot before it bounds the next chunk; a chunk that has been read waits
+ * for a write slot, then gives its read slot back, and gives the others back once it is written.
+ * A copy therefore holds at most {@code threads} + 1 chunks in memory, a target slower than the
+ * source holds the reads back, and with one thread chunks are still written one at a time in key
+ * order. The first failure of any chunk is kept, stops further dispatch, and is thrown by
+ * {@link #throwFailure()} once the chunks in flight are done.
  */
 final class CopyWorkers implements AutoCloseable {
 
@@ -34,7 +35,9 @@ final class CopyWorkers implements AutoCloseable {
 
 	}
 
-	private final int threads;
+	private final int inFlight;
+
+	private final Semaphore flightSlots;
 
 	private final Semaphore readSlots;
 
@@ -50,10 +53,11 @@ final class CopyWorkers implements AutoCloseable {
 	 * @param threadName the name of every worker thread
 	 */
 	CopyWorkers(int threads, String threadName) {
-		this.threads = threads;
+		this.inFlight = threads + 1;
+		this.flightSlots = new Semaphore(this.inFlight);
 		this.readSlots = new Semaphore(threads);
 		this.writeSlots = new Semaphore(threads);
-		this.pool = Executors.newFixedThreadPool(2 * threads, (task) -> {
+		this.pool = Executors.newFixedThreadPool(this.inFlight, (task) -> {
 			Thread thread = new Thread(task, threadName);
 			thread.setDaemon(true);
 			return thread;
@@ -66,47 +70,62 @@ final class CopyWorkers implements AutoCloseable {
 	}
 
 	/**
-	 * Waits for a free read slot and holds it for the next chunk.
-	 * @return whether the slot is held; {@code false}, holding none, when a chunk failed meanwhile
+	 * Waits for a free slot in flight and a free read slot, and holds them for the next chunk.
+	 * @return whether the slots are held; {@code false}, holding none, when a chunk failed meanwhile
 	 */
 	boolean awaitSlot() {
-		acquire(this.readSlots, 1);
+		acquire(this.flightSlots, 1);
+		try {
+			acquire(this.readSlots, 1);
+		}
+		catch (RuntimeException ex) {
+			this.flightSlots.release();
+			throw ex;
+		}
 		if (failed()) {
 			this.readSlots.release();
+			this.flightSlots.release();
 			return false;
 		}
 		return true;
 	}
 
 	/**
-	 * Reads a chunk on the read slot taken by {@link #awaitSlot()}, then writes it on a write slot.
+	 * Reads a chunk on the slots taken by {@link #awaitSlot()}, then writes it on a write slot.
 	 */
 	void run(ChunkTask task) {
 		this.pool.execute(() -> {
-			Semaphore held = this.readSlots;
+			boolean reading = true;
+			boolean writing = false;
 			try {
 				ChunkWrite write = task.read();
+				// The write slot first, so that no chunk read after this one is written before it
+				// when there is one thread.
 				acquire(this.writeSlots, 1);
+				writing = true;
 				this.readSlots.release();
-				held = this.writeSlots;
+				reading = false;
 				write.run();
 			}
 			catch (Exception ex) {
 				this.failure.compareAndSet(null, ex);
 			}
 			finally {
-				// After a failure is kept, so that a caller done waiting for idle sees it.
-				held.release();
+				if (reading) {
+					this.readSlots.release();
+				}
+				if (writing) {
+					this.writeSlots.release();
+				}
+				// Last, after a failure is kept, so that a caller done waiting for idle sees it.
+				this.flightSlots.release();
 			}
 		});
 	}
 
 	/** Waits until every chunk in flight is done. */
 	void awaitIdle() {
-		// A chunk holds its read slot until it has a write slot: once every read slot is free, no
-		// chunk is left but those being written.
-		acquire(this.readSlots, this.threads);
-		acquire(this.writeSlots, this.threads);
+		acquire(this.flightSlots, this.inFlight);
 	}
 
 	/**
