@@ -41,7 +41,7 @@ public record BenchSettings(String mode, List<String> servers, List<String> scen
 			{ "childHeap", "2g", "512m", "heap of each reader JVM (-Xmx)" },
 			{ "childTimeoutMinutes", "20", "5", "longest a reader JVM may run before it is killed" },
 			{ "snapshotRows", "1000000", "2000", "rows of the snapshot table" },
-			{ "snapshotRounds", "2", "1", "rounds of the snapshot methods" },
+			{ "snapshotRounds", "3", "1", "rounds of the snapshot methods (each figure is the best of them)" },
 			{ "snapshotThreads", "1,2,4", "2", "copy threads of the Tributary snapshots" },
 			{ "applyRows", "1000000", "2000", "rows of the apply table" },
 			{ "applyBacklog", "1000000", "2000", "single-row update transactions in the apply backlog" },
