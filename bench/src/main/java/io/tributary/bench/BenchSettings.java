@@ -41,7 +41,7 @@ public record BenchSettings(String mode, List<String> servers, List<String> scen
 			{ "childHeap", "2g", "512m", "heap of each reader JVM (-Xmx)" },
 			{ "childTimeoutMinutes", "20", "5", "longest a reader JVM may run before it is killed" },
 			{ "snapshotRows", "1000000", "2000", "rows of the snapshot table" },
-			{ "snapshotRounds", "3", "1", "rounds of the snapshot methods (each figure is the best of them)" },
+			{ "snapshotRounds", "2", "1", "rounds of the snapshot methods (each figure is the best of them)" },
 			{ "snapshotThreads", "1,2,4", "2", "copy threads of the Tributary snapshots" },
 			{ "applyRows", "1000000", "2000", "rows of the apply table" },
 			{ "applyBacklog", "1000000", "2000", "single-row update transactions in the apply backlog" },
@@ -64,7 +64,7 @@ public record BenchSettings(String mode, List<String> servers, List<String> scen
 			{ "latencyHotPercent", "90", "90", "percent of the hot variant's transactions that update a hot row" },
 			{ "latencyHotKeys", "2", "2", "hot rows of the latency scenario's hot variant" },
 			{ "memoryChanges", "5000000", "20000", "row changes in the memory scenario's burst" },
-			{ "memoryRows", "1000000", "5000", "rows of the memory scenario's table the burst updates" },
+			{ "memoryRows", "400000", "5000", "rows of the memory scenario's table the burst updates" },
 			{ "memorySoftLimitMb", "64", "1", "cdc.buffer.soft-limit of the memory runs, in MB" },
 			{ "memoryListenerMicrosPerChange", "10", "10", "pause of the slow ChangeListener per change of a batch, in microseconds" },
 			{ "memorySampleMillis", "250", "20", "pause of the live-heap sampler between two readings" } };
