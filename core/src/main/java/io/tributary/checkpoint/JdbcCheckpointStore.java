@@ -1,11 +1,13 @@
 package io.tributary.checkpoint;
 
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.sql.Timestamp;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -23,6 +25,10 @@ import io.tributary.status.Causes;
  * Keeps checkpoints in a table of the target database, beside the data they describe: a target
  * restored from a backup brings its own resume position with it. A store {@link #fencedBy fenced}
  * writes each checkpoint in a transaction that proves leadership before it commits.
+ *
+ * <p>{@code updated_at} travels as seconds since the epoch ({@code FROM_UNIXTIME} on a UTC session,
+ * {@code UNIX_TIMESTAMP} back), never as text in some zone: neither the JVM's zone nor the one a
+ * pooled session was left in moves the instant an operator reads in the table.
  */
 public final class JdbcCheckpointStore implements CheckpointStore {
 
@@ -82,8 +88,8 @@ public final class JdbcCheckpointStore implements CheckpointStore {
 		Map<TableId, TableCheckpoint> checkpoints = new LinkedHashMap<>();
 		try (Connection connection = this.target.getConnection();
 				PreparedStatement statement = connection.prepareStatement("SELECT source_table, target_table, "
-						+ "snapshot_done, binlog_position, copied_up_to, updated_at FROM " + this.table.quoted()
-						+ " WHERE pipeline = ?")) {
+						+ "snapshot_done, binlog_position, copied_up_to, UNIX_TIMESTAMP(updated_at) FROM "
+						+ this.table.quoted() + " WHERE pipeline = ?")) {
 			statement.setString(1, this.pipeline);
 			try (ResultSet rs = statement.executeQuery()) {
 				while (rs.next()) {
@@ -93,7 +99,7 @@ public final class JdbcCheckpointStore implements CheckpointStore {
 					checkpoints.put(source,
 							new TableCheckpoint(source, storedTarget(rs.getString(2)), rs.getBoolean(3),
 									(position != null) ? Position.parse(position) : null,
-									(copied != null) ? KeyText.parse(copied) : null, rs.getTimestamp(6).toInstant()));
+									(copied != null) ? KeyText.parse(copied) : null, instant(rs.getBigDecimal(6))));
 				}
 			}
 		}
@@ -124,9 +130,11 @@ public final class JdbcCheckpointStore implements CheckpointStore {
 		}
 		String sql = "REPLACE INTO " + this.table.quoted()
 				+ " (pipeline, source_table, target_table, snapshot_done, binlog_position, copied_up_to, updated_at) "
-				+ "VALUES " + String.join(", ", Collections.nCopies(checkpoints.size(), "(?, ?, ?, ?, ?, ?, ?)"));
+				+ "VALUES "
+				+ String.join(", ", Collections.nCopies(checkpoints.size(), "(?, ?, ?, ?, ?, ?, FROM_UNIXTIME(?))"));
 		try (Connection connection = this.target.getConnection()) {
 			connection.setAutoCommit(true);
+			utcSession(connection);
 			if (this.fence.active()) {
 				FencedTransaction.run(connection, this.fence, (c) -> write(c, sql, checkpoints));
 			}
@@ -151,10 +159,29 @@ public final class JdbcCheckpointStore implements CheckpointStore {
 				statement.setBoolean(i++, checkpoint.snapshotDone());
 				statement.setString(i++, (checkpoint.position() != null) ? checkpoint.position().toString() : null);
 				statement.setString(i++, (checkpoint.copiedUpTo() != null) ? KeyText.format(checkpoint.copiedUpTo()) : null);
-				statement.setTimestamp(i++, Timestamp.from(checkpoint.updatedAt()));
+				statement.setBigDecimal(i++, epochSeconds(checkpoint.updatedAt()));
 			}
 			statement.executeUpdate();
 		}
+	}
+
+	/** Puts the session in UTC, where {@code FROM_UNIXTIME} has no daylight-saving hour to be ambiguous in. */
+	private static void utcSession(Connection connection) throws SQLException {
+		try (Statement statement = connection.createStatement()) {
+			statement.execute("SET time_zone = '+00:00'");
+		}
+	}
+
+	/** An instant as seconds since the epoch, to the microsecond the column keeps. */
+	static BigDecimal epochSeconds(Instant instant) {
+		return BigDecimal.valueOf(instant.getEpochSecond()).add(BigDecimal.valueOf(instant.getNano() / 1000, 6));
+	}
+
+	/** Seconds since the epoch, as {@code UNIX_TIMESTAMP} returns them, as an instant. */
+	static Instant instant(BigDecimal epochSeconds) {
+		BigDecimal whole = epochSeconds.setScale(0, RoundingMode.FLOOR);
+		long nanos = epochSeconds.subtract(whole).movePointRight(9).longValue();
+		return Instant.ofEpochSecond(whole.longValueExact(), nanos);
 	}
 
 	/** Advice that fits the cause: reach the server, or grant what the statement needs. */
