@@ -8,6 +8,7 @@ import java.sql.SQLWarning;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 
 import javax.sql.DataSource;
@@ -95,11 +96,14 @@ public final class JdbcReplaceApplier implements Applier {
 
 	private final LocalInfileLoad localLoad;
 
-	/** Set once the target refused a load: chunks are written with statements from then on. */
-	private volatile boolean loadsRefused;
+	/**
+	 * Set once the target refused a load: chunks are written with statements from then on. The
+	 * copy threads that met the refusal together log it once, whoever sets it.
+	 */
+	private final AtomicBoolean loadsRefused = new AtomicBoolean();
 
 	/** Set once a load left warnings, so the next ones are logged only at debug level. */
-	private volatile boolean loadWarned;
+	private final AtomicBoolean loadWarned = new AtomicBoolean();
 
 	/** Fewest rows of a batch that is loaded rather than written as a statement. */
 	private final int loadRows;
@@ -247,7 +251,7 @@ public final class JdbcReplaceApplier implements Applier {
 	 * retries as it retries a statement
 	 */
 	private boolean loaded(List<Object[]> rows) throws SQLException {
-		if (this.loadsRefused || !this.localLoad.encodes(rows)) {
+		if (this.loadsRefused.get() || !this.localLoad.encodes(rows)) {
 			return false;
 		}
 		try (Connection connection = this.target.getConnection()) {
@@ -267,8 +271,7 @@ public final class JdbcReplaceApplier implements Applier {
 			return true;
 		}
 		catch (LoadWarning ex) {
-			if (!this.loadWarned) {
-				this.loadWarned = true;
+			if (this.loadWarned.compareAndSet(false, true)) {
 				logger.warn("Loading {} rows into {} left a warning ({}: {}); rolled back, the rows are written with "
 						+ "statements instead, which refuse a value the table cannot hold (later such loads are logged "
 						+ "at debug level)", rows.size(), this.targetTable, ex.warning.getErrorCode(),
@@ -284,15 +287,14 @@ public final class JdbcReplaceApplier implements Applier {
 			if (ParallelApplier.contentionCode(ex) != 0) {
 				throw ex;
 			}
-			if (LocalInfileLoad.refusedByServer(ex)) {
-				this.loadsRefused = true;
+			if (!LocalInfileLoad.refusedByServer(ex)) {
+				logger.debug("Loading {} rows into {} failed; writing them with statements: {}", rows.size(),
+						this.targetTable, ex.getMessage());
+			}
+			else if (this.loadsRefused.compareAndSet(false, true)) {
 				logger.info("The target refuses LOAD DATA LOCAL INFILE ({}); rows of {} are written with REPLACE "
 						+ "statements. SET GLOBAL local_infile = ON on the target lets them be streamed, which "
 						+ "writes faster", ex.getMessage(), this.targetTable);
-			}
-			else {
-				logger.debug("Loading {} rows into {} failed; writing them with statements: {}", rows.size(),
-						this.targetTable, ex.getMessage());
 			}
 			return false;
 		}
