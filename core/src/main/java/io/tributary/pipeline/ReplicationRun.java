@@ -171,7 +171,7 @@ final class ReplicationRun {
 			.map((table) -> table.status(delivered, reader.rowEvents(table.mapping.source())))
 			.toList();
 		Position confirmed = run.confirmed();
-		Position head = run.sourceHead;
+		Position head = knownHead(run.sourceHead, delivered);
 		// Behind only while the reader has not reached the head last seen; an idle source sends
 		// heartbeats, not events, so the newest event's age alone would read as growing lag.
 		long lastEvent = reader.lastEventTimestamp();
@@ -195,6 +195,19 @@ final class ReplicationRun {
 				new PipelineStatus.Counters(reader.transactions(), reader.decodeErrors(), reader.schemaMismatches(),
 						run.checkpointWrites, run.checkpointFailures),
 				leadership);
+	}
+
+	/**
+	 * Returns the source's head as far as it is known: the one read about once a second, or what
+	 * the reader has been delivered since in the same file, which the source had written before it
+	 * sent it. Without this a busy source's head would read as behind the delivered position.
+	 */
+	static Position knownHead(Position sampled, Position delivered) {
+		if (sampled == null || delivered == null || !delivered.file().equals(sampled.file())
+				|| delivered.offset() <= sampled.offset()) {
+			return sampled;
+		}
+		return Position.of(delivered.file(), delivered.offset());
 	}
 
 	/**

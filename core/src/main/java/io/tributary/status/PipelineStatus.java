@@ -75,7 +75,8 @@ public record PipelineStatus(String name, State state, Source source, Positions 
 	 *
 	 * @param delivered last transaction boundary whose changes were all handed to the buffers
 	 * @param confirmed oldest position any table would resume from (persisted)
-	 * @param sourceHead the source's binlog head, read about once a second
+	 * @param sourceHead the source's binlog head, read about once a second, or the delivered position
+	 * when the reader has read past that in the same file
 	 */
 	public record Positions(String delivered, String confirmed, String sourceHead) {
 

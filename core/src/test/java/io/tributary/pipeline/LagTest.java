@@ -25,4 +25,16 @@ class LagTest {
 		assertThat(ReplicationRun.lagBytes(Position.of("b.000002", 1_000), null)).isNull();
 	}
 
+	@Test
+	void theHeadIsNeverBehindWhatWasDeliveredInItsFile() {
+		Position sampled = Position.of("b.000003", 5_000);
+		assertThat(ReplicationRun.knownHead(sampled, Position.of("b.000003", 7_000, "0-1-20", 1)))
+			.hasToString("b.000003:7000");
+		assertThat(ReplicationRun.knownHead(sampled, Position.of("b.000003", 4_000))).isSameAs(sampled);
+		// Another file: a rotation or another server since the head was read; the sample stands.
+		assertThat(ReplicationRun.knownHead(sampled, Position.of("b.000004", 4))).isSameAs(sampled);
+		assertThat(ReplicationRun.knownHead(null, Position.of("b.000003", 7_000))).isNull();
+		assertThat(ReplicationRun.knownHead(sampled, null)).isSameAs(sampled);
+	}
+
 }
