@@ -173,12 +173,12 @@ public final class JdbcCheckpointStore implements CheckpointStore {
 	}
 
 	/** An instant as seconds since the epoch, to the microsecond the column keeps. */
-	static BigDecimal epochSeconds(Instant instant) {
+	private static BigDecimal epochSeconds(Instant instant) {
 		return BigDecimal.valueOf(instant.getEpochSecond()).add(BigDecimal.valueOf(instant.getNano() / 1000, 6));
 	}
 
 	/** Seconds since the epoch, as {@code UNIX_TIMESTAMP} returns them, as an instant. */
-	static Instant instant(BigDecimal epochSeconds) {
+	private static Instant instant(BigDecimal epochSeconds) {
 		BigDecimal whole = epochSeconds.setScale(0, RoundingMode.FLOOR);
 		long nanos = epochSeconds.subtract(whole).movePointRight(9).longValue();
 		return Instant.ofEpochSecond(whole.longValueExact(), nanos);
