@@ -1,13 +1,13 @@
 package io.tributary.checkpoint;
 
 import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -15,6 +15,7 @@ import java.util.Map;
 
 import javax.sql.DataSource;
 
+import io.tributary.apply.Sessions;
 import io.tributary.ha.FencedTransaction;
 import io.tributary.ha.TargetFence;
 import io.tributary.source.Position;
@@ -134,7 +135,8 @@ public final class JdbcCheckpointStore implements CheckpointStore {
 				+ String.join(", ", Collections.nCopies(checkpoints.size(), "(?, ?, ?, ?, ?, ?, FROM_UNIXTIME(?))"));
 		try (Connection connection = this.target.getConnection()) {
 			connection.setAutoCommit(true);
-			utcSession(connection);
+			// A UTC session: FROM_UNIXTIME then has no daylight-saving hour to be ambiguous in.
+			Sessions.prepareTarget(connection);
 			if (this.fence.active()) {
 				FencedTransaction.run(connection, this.fence, (c) -> write(c, sql, checkpoints));
 			}
@@ -165,23 +167,14 @@ public final class JdbcCheckpointStore implements CheckpointStore {
 		}
 	}
 
-	/** Puts the session in UTC, where {@code FROM_UNIXTIME} has no daylight-saving hour to be ambiguous in. */
-	private static void utcSession(Connection connection) throws SQLException {
-		try (Statement statement = connection.createStatement()) {
-			statement.execute("SET time_zone = '+00:00'");
-		}
-	}
-
 	/** An instant as seconds since the epoch, to the microsecond the column keeps. */
 	private static BigDecimal epochSeconds(Instant instant) {
-		return BigDecimal.valueOf(instant.getEpochSecond()).add(BigDecimal.valueOf(instant.getNano() / 1000, 6));
+		return BigDecimal.valueOf(ChronoUnit.MICROS.between(Instant.EPOCH, instant), 6);
 	}
 
 	/** Seconds since the epoch, as {@code UNIX_TIMESTAMP} returns them, as an instant. */
 	private static Instant instant(BigDecimal epochSeconds) {
-		BigDecimal whole = epochSeconds.setScale(0, RoundingMode.FLOOR);
-		long nanos = epochSeconds.subtract(whole).movePointRight(9).longValue();
-		return Instant.ofEpochSecond(whole.longValueExact(), nanos);
+		return Instant.ofEpochSecond(0, epochSeconds.movePointRight(9).longValueExact());
 	}
 
 	/** Advice that fits the cause: reach the server, or grant what the statement needs. */
