@@ -114,7 +114,14 @@ final class ReplicationRun {
 			this.loop.saveCheckpoints(true);
 			run.applyWorkers.close();
 			run.state = PipelineStatus.State.STOPPED;
-			logger.info("Pipeline {} stopped at {}", run.settings.name(), run.confirmed());
+			Position confirmed = run.confirmed();
+			if (confirmed != null) {
+				logger.info("Pipeline {} stopped at {}", run.settings.name(), confirmed);
+			}
+			else {
+				// Every table failed, or none had reached a position yet.
+				logger.info("Pipeline {} stopped; no table holds a position to resume from", run.settings.name());
+			}
 			return End.STOPPED;
 		}
 		catch (RuntimeException ex) {
