@@ -7,6 +7,7 @@ import java.sql.SQLException;
 import java.sql.SQLWarning;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
@@ -92,6 +93,12 @@ public final class JdbcReplaceApplier implements Applier {
 	/** How many leading source columns the target has; later ones are not written. */
 	private final int width;
 
+	/**
+	 * Ordinals of the columns written, in order: the first {@link #width} except generated ones,
+	 * to which the target refuses any value but their own.
+	 */
+	private final int[] written;
+
 	private final TargetFence fence;
 
 	private final LocalInfileLoad localLoad;
@@ -143,15 +150,16 @@ public final class JdbcReplaceApplier implements Applier {
 		this.targetTable = targetTable;
 		this.layout = layout;
 		this.width = width;
-		this.batchRows = Math.max(1, Math.min(batchRows, MAX_PLACEHOLDERS / width));
+		this.written = layout.writtenColumns(width);
+		this.batchRows = Math.max(1, Math.min(batchRows, MAX_PLACEHOLDERS / Math.max(1, this.written.length)));
 		this.batchBytes = batchBytes;
 		this.replacePrefix = "REPLACE INTO " + targetTable.quoted() + " ("
-				+ layout.columns().subList(0, width).stream().map(Column::quotedName)
+				+ Arrays.stream(this.written).mapToObj((ordinal) -> layout.columns().get(ordinal).quotedName())
 					.collect(Collectors.joining(", "))
 				+ ") VALUES ";
-		this.serverSideRows = serverSideSize(this.batchRows, width);
+		this.serverSideRows = serverSideSize(this.batchRows, this.written.length);
 		this.serverSideKeys = serverSideSize(maxDeleteKeys(), layout.keyColumns().length);
-		this.localLoad = new LocalInfileLoad(targetTable, layout, width);
+		this.localLoad = new LocalInfileLoad(targetTable, layout, width, this.written);
 		this.loadRows = Math.min(this.batchRows, LOAD_ROWS);
 	}
 
@@ -450,9 +458,16 @@ public final class JdbcReplaceApplier implements Applier {
 				: ClientStatements.prepare(connection, sql)) {
 			int index = 1;
 			for (Object[] values : batch) {
-				int bound = upsert ? Math.min(values.length, this.width) : values.length;
-				for (int i = 0; i < bound; i++) {
-					Values.bind(statement, index++, values[i]);
+				if (!upsert) {
+					for (Object value : values) {
+						Values.bind(statement, index++, value);
+					}
+					continue;
+				}
+				for (int ordinal : this.written) {
+					if (ordinal < values.length) {
+						Values.bind(statement, index++, values[ordinal]);
+					}
 				}
 			}
 			statement.executeUpdate();
@@ -492,7 +507,7 @@ public final class JdbcReplaceApplier implements Applier {
 	}
 
 	private String replaceSql(List<Object[]> rows) {
-		String full = "(" + "?, ".repeat(this.width - 1) + "?)";
+		String full = "(" + "?, ".repeat(this.written.length - 1) + "?)";
 		StringBuilder sql = new StringBuilder(this.replacePrefix.length() + rows.size() * (full.length() + 2));
 		sql.append(this.replacePrefix);
 		for (int i = 0; i < rows.size(); i++) {
@@ -500,11 +515,14 @@ public final class JdbcReplaceApplier implements Applier {
 			int values = rows.get(i).length;
 			if (values >= this.width) {
 				sql.append(full);
+				continue;
 			}
-			else {
-				sql.append('(').append("?, ".repeat(values)).append("DEFAULT, ".repeat(this.width - values - 1))
-					.append("DEFAULT)");
+			// An image read before columns were added at the end: those get their DEFAULT.
+			sql.append('(');
+			for (int j = 0; j < this.written.length; j++) {
+				sql.append((j > 0) ? ", " : "").append((this.written[j] < values) ? "?" : "DEFAULT");
 			}
+			sql.append(')');
 		}
 		return sql.toString();
 	}

@@ -54,6 +54,13 @@ final class LocalInfileLoad {
 
 	private final String sql;
 
+	/** Values a row must have: every column the load writes lies within them. */
+	private final int width;
+
+	/** Ordinal in the row of each column loaded. */
+	private final int[] ordinals;
+
+	/** The columns loaded, in the statement's order. */
 	private final Column[] columns;
 
 	private final boolean[] hex;
@@ -62,15 +69,18 @@ final class LocalInfileLoad {
 	private final boolean[] year;
 
 	/**
-	 * Creates the load of the first {@code width} columns of {@code layout} into {@code table}.
+	 * Creates the load of the columns at {@code written} (see {@link TableLayout#writtenColumns})
+	 * of rows of at least {@code width} values into {@code table}.
 	 */
-	LocalInfileLoad(TableId table, TableLayout layout, int width) {
-		this.columns = layout.columns().subList(0, width).toArray(Column[]::new);
-		this.hex = new boolean[width];
-		this.year = new boolean[width];
+	LocalInfileLoad(TableId table, TableLayout layout, int width, int[] written) {
+		this.width = width;
+		this.ordinals = written.clone();
+		this.columns = Arrays.stream(written).mapToObj(layout.columns()::get).toArray(Column[]::new);
+		this.hex = new boolean[written.length];
+		this.year = new boolean[written.length];
 		StringBuilder fields = new StringBuilder();
 		StringBuilder conversions = new StringBuilder();
-		for (int i = 0; i < width; i++) {
+		for (int i = 0; i < written.length; i++) {
 			Column column = this.columns[i];
 			this.hex[i] = switch (column.kind()) {
 				case BYTES, BIT -> true;
@@ -118,11 +128,12 @@ final class LocalInfileLoad {
 	 */
 	boolean encodes(List<Object[]> rows) {
 		for (Object[] row : rows) {
-			if (row.length < this.columns.length) {
+			if (row.length < this.width) {
 				return false;
 			}
 			for (int i = 0; i < this.columns.length; i++) {
-				if (row[i] != null && (row[i] instanceof byte[]) != this.hex[i]) {
+				Object value = row[this.ordinals[i]];
+				if (value != null && (value instanceof byte[]) != this.hex[i]) {
 					return false;
 				}
 			}
@@ -241,7 +252,7 @@ final class LocalInfileLoad {
 				if (i > 0) {
 					put((byte) '\t');
 				}
-				Object value = row[i];
+				Object value = row[LocalInfileLoad.this.ordinals[i]];
 				if (value == null) {
 					put(NULL);
 				}

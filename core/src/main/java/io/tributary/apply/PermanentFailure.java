@@ -17,6 +17,10 @@ public record PermanentFailure(int errorCode, String advice) {
 	private static final String FIT = "Make the target column wide enough for the source's values (the same "
 			+ "type as the source is safest), then restart the table";
 
+	private static final String GENERATED = "A column that is generated in the target was given a value, "
+			+ "so it is not generated in the source: give the target column the source's definition (SHOW CREATE "
+			+ "TABLE on the source), then restart the table";
+
 	private static final Map<Integer, String> ADVICE = Map.ofEntries(
 			Map.entry(1146, "The target table is missing: restart the table, which creates it, or create it "
 					+ "yourself with the source's definition"),
@@ -34,6 +38,7 @@ public record PermanentFailure(int errorCode, String advice) {
 					+ "table, since rows arrive in any order, then restart the table"),
 			Map.entry(1451, "A foreign key of the target refuses a row: drop foreign keys from the target "
 					+ "table, since rows arrive in any order, then restart the table"),
+			Map.entry(3105, GENERATED), Map.entry(1906, GENERATED),
 			Map.entry(1142, "The target user may not write this table: grant it INSERT, DELETE and DROP on the "
 					+ "target schema, then restart the table"),
 			Map.entry(1044, "The target user may not use the target schema: grant it access, then restart the "

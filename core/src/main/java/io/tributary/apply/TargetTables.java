@@ -145,6 +145,15 @@ public final class TargetTables {
 						+ ": column " + (column.ordinal() + 1) + " is " + column.name() + " " + column.columnType()
 						+ " in the source but " + other[0] + " " + other[1] + " in the target." + advice);
 			}
+			if (column.generated() != LayoutReader.isGenerated(other[2])) {
+				// Tributary writes no value to a generated column: a plain target column would stay
+				// NULL, and a generated one in the target refuses the source's values.
+				throw new SchemaException("Target table " + targetTable + " does not match source " + layout.table()
+						+ ": column " + column.name() + " is " + (column.generated() ? "" : "not ")
+						+ "generated in the source but " + (column.generated() ? "not " : "") + "in the target. "
+						+ "Give the target column the source's definition (SHOW CREATE TABLE " + layout.table().quoted()
+						+ ")." + advice);
+			}
 		}
 		List<String> sourceKey = layout.keys().stream().map((column) -> column.name().toLowerCase()).toList();
 		Map<String, List<String>> targetKeys = LayoutReader.uniqueKeys(connection, targetTable);
@@ -157,7 +166,7 @@ public final class TargetTables {
 	}
 
 	/**
-	 * Returns a target table's columns as {name, COLUMN_TYPE} pairs in ordinal order, empty when
+	 * Returns a target table's columns as {name, COLUMN_TYPE, EXTRA} in ordinal order, empty when
 	 * the table does not exist.
 	 */
 	public static List<String[]> columns(DataSource target, TableId table) throws SQLException {
@@ -169,13 +178,13 @@ public final class TargetTables {
 	private static List<String[]> columns(Connection connection, TableId table) throws SQLException {
 		List<String[]> columns = new ArrayList<>();
 		try (PreparedStatement statement = connection.prepareStatement("""
-				SELECT COLUMN_NAME, COLUMN_TYPE FROM information_schema.COLUMNS
+				SELECT COLUMN_NAME, COLUMN_TYPE, EXTRA FROM information_schema.COLUMNS
 				WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION""")) {
 			statement.setString(1, table.schema());
 			statement.setString(2, table.table());
 			try (ResultSet rs = statement.executeQuery()) {
 				while (rs.next()) {
-					columns.add(new String[] { rs.getString(1), rs.getString(2) });
+					columns.add(new String[] { rs.getString(1), rs.getString(2), rs.getString(3) });
 				}
 			}
 		}

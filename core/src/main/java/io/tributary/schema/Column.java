@@ -21,10 +21,19 @@ import java.util.Locale;
  * @param nullable whether the column accepts NULL
  * @param collation {@code COLLATION_NAME} of a character column, such as
  * {@code utf8mb4_general_ci}; {@code null} for other columns, and when unknown
+ * @param generated whether the server computes the column from an expression (a virtual or stored
+ * generated column): row images carry its value, but no write may give it one
  */
 public record Column(String name, int ordinal, String dataType, String columnType, ValueKind kind,
 		boolean unsigned, Charset charset, long length, int scale, List<String> labels, boolean nullable,
-		String collation) {
+		String collation, boolean generated) {
+
+	/** Creates a column that is not generated. */
+	public Column(String name, int ordinal, String dataType, String columnType, ValueKind kind, boolean unsigned,
+			Charset charset, long length, int scale, List<String> labels, boolean nullable, String collation) {
+		this(name, ordinal, dataType, columnType, kind, unsigned, charset, length, scale, labels, nullable, collation,
+				false);
+	}
 
 	/**
 	 * Creates a column whose collation is unknown. A character column created this way counts as
@@ -32,7 +41,8 @@ public record Column(String name, int ordinal, String dataType, String columnTyp
 	 */
 	public Column(String name, int ordinal, String dataType, String columnType, ValueKind kind, boolean unsigned,
 			Charset charset, long length, int scale, List<String> labels, boolean nullable) {
-		this(name, ordinal, dataType, columnType, kind, unsigned, charset, length, scale, labels, nullable, null);
+		this(name, ordinal, dataType, columnType, kind, unsigned, charset, length, scale, labels, nullable, null,
+				false);
 	}
 
 	/** Returns the column name quoted for SQL. */

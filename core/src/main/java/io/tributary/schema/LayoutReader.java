@@ -52,7 +52,7 @@ public final class LayoutReader {
 		List<Column> columns = new ArrayList<>();
 		try (PreparedStatement statement = connection.prepareStatement("""
 				SELECT COLUMN_NAME, DATA_TYPE, COLUMN_TYPE, CHARACTER_SET_NAME, CHARACTER_MAXIMUM_LENGTH,
-				       NUMERIC_SCALE, DATETIME_PRECISION, IS_NULLABLE, COLLATION_NAME
+				       NUMERIC_SCALE, DATETIME_PRECISION, IS_NULLABLE, COLLATION_NAME, EXTRA
 				FROM information_schema.COLUMNS
 				WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?
 				ORDER BY ORDINAL_POSITION""")) {
@@ -206,7 +206,21 @@ public final class LayoutReader {
 		List<String> labels = (dataType.equals("enum") || dataType.equals("set")) ? labels(columnType) : List.of();
 		String collation = rs.getString("COLLATION_NAME");
 		return new Column(name, ordinal, dataType, columnType, kind, unsigned, charset, length, scale, labels, nullable,
-				collation);
+				collation, isGenerated(rs.getString("EXTRA")));
+	}
+
+	/**
+	 * Returns whether {@code information_schema.COLUMNS.EXTRA} describes a generated column: MySQL
+	 * and MariaDB write {@code VIRTUAL GENERATED} or {@code STORED GENERATED} (older MariaDB
+	 * {@code VIRTUAL} or {@code PERSISTENT}). MySQL's {@code DEFAULT_GENERATED}, a column whose
+	 * default is an expression, is an ordinary column.
+	 */
+	public static boolean isGenerated(String extra) {
+		if (extra == null) {
+			return false;
+		}
+		String upper = extra.toUpperCase(Locale.ROOT);
+		return upper.contains("VIRTUAL") || upper.contains("STORED") || upper.contains("PERSISTENT");
 	}
 
 	static ValueKind kindOf(TableId table, String column, String dataType, boolean unsigned, String columnType) {

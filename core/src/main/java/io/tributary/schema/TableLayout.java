@@ -41,6 +41,15 @@ public record TableLayout(TableId table, List<Column> columns, int[] keyColumns)
 		return this.columns.stream().map(Column::quotedName).collect(Collectors.joining(", "));
 	}
 
+	/**
+	 * Returns the ordinals of the columns a write gives values: the first {@code width} columns
+	 * except generated ones, which the target computes and refuses values for.
+	 */
+	public int[] writtenColumns(int width) {
+		return this.columns.subList(0, width).stream().filter((column) -> !column.generated())
+			.mapToInt(Column::ordinal).toArray();
+	}
+
 	/** Returns the snapshot select list, one expression per column. */
 	public String selectList() {
 		return this.columns.stream().map(Column::selectExpression).collect(Collectors.joining(", "));
