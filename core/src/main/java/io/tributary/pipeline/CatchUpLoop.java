@@ -154,6 +154,7 @@ final class CatchUpLoop {
 			inOrder.applyTo(table.applier);
 			table.changesApplied += drain.size();
 			table.recordFlush(drain.size(), started);
+			table.failureStreak.succeeded();
 			if (table.lastError != null && table.phase() != Phase.FAILED) {
 				table.lastError = null;
 			}
@@ -181,6 +182,12 @@ final class CatchUpLoop {
 			else if (ex instanceof ListenerApplier.Paused) {
 				// The failure itself was logged when the listener threw; do not repeat it every cycle.
 				logger.debug("Flush of {} waits: {}", table.mapping.source(), ex.getMessage());
+			}
+			else if (table.writer != null && table.failureStreak.failed(ex, System.nanoTime())) {
+				table.fail("Every flush failed with the same error " + table.failureStreak.count() + " times in a row "
+						+ "over " + FailureStreak.SPAN.toSeconds() + " s or more, so retrying does not cure it: "
+						+ ex.getMessage() + ". Fix the cause on the target, then restart the table");
+				logger.error("Table {} stopped: {}", table.mapping.source(), table.lastError);
 			}
 			else {
 				logger.warn("Flush of {} failed, will retry: {}", table.mapping.source(), ex.getMessage());

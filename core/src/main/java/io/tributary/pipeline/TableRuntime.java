@@ -81,6 +81,9 @@ final class TableRuntime {
 
 	volatile String lastError;
 
+	/** Flushes that failed in a row the same way; the catch-up loop's alone. */
+	final FailureStreak failureStreak = new FailureStreak();
+
 	volatile TableStatus.Action lastAction;
 
 	/** The checkpoint last saved for the table, or {@code null} before the first. */

@@ -154,7 +154,12 @@ final class PipelineHealthRules {
 			}
 			case STARTING, SNAPSHOTTING, CATCHING_UP -> status = this.snapshottingStatus;
 			case STREAMING -> {
-				if (lagMillis > this.maxLag.toMillis()) {
+				if (table.lastFlush() != null && !"ok".equals(table.lastFlush().outcome())) {
+					// Retried, and it may heal; but nothing reaches the target meanwhile.
+					status = Status.OUT_OF_SERVICE;
+					reason = "Its last flush failed and is retried; see lastError";
+				}
+				else if (lagMillis > this.maxLag.toMillis()) {
 					// Behind but working: it heals once the backlog is applied, so not DOWN.
 					status = Status.OUT_OF_SERVICE;
 					reason = "Lag of " + format(Duration.ofMillis(lagMillis)) + " is over cdc.health.max-lag ("

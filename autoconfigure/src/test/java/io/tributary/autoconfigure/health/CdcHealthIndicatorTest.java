@@ -48,6 +48,19 @@ class CdcHealthIndicatorTest {
 	}
 
 	@Test
+	void aStreamingTableWhoseLastFlushFailedIsOutOfService() {
+		TableStatus failing = new TableStatus("shop.a", "dst.a", Phase.STREAMING, 0, 0, 0, 0, null, 0, 0, 0, 0, 0, 0, 0,
+				-1, 0, null, false, null, new TableStatus.Flush(NOW, 0, 3, "Upserting 1 rows failed: no rows here"),
+				"Upserting 1 rows failed: no rows here", TableStatus.Checksum.IDLE, null, null, null, false);
+		Health health = health(running(0, failing, table("b", Phase.STREAMING)));
+		assertThat(health.getStatus()).isEqualTo(Status.OUT_OF_SERVICE);
+		assertThat(tableDetails(health, "main", "shop.a")).containsEntry("status", "OUT_OF_SERVICE")
+			.containsEntry("reason", "Its last flush failed and is retried; see lastError")
+			.containsEntry("lastError", "Upserting 1 rows failed: no rows here");
+		assertThat(tableDetails(health, "main", "shop.b")).containsEntry("status", "UP");
+	}
+
+	@Test
 	void aStreamingTableLaggingMoreThanTheMaxIsOutOfServiceNotDown() {
 		this.settings.setMaxLag(Duration.ofSeconds(10));
 		assertThat(health(running(10_000, table("a", Phase.STREAMING))).getStatus()).isEqualTo(Status.UP);
