@@ -129,6 +129,7 @@ public class AdminController {
 		model.addAttribute("history", this.history);
 		model.addAttribute("fmt", this.format);
 		model.addAttribute("adminPath", this.path);
+		model.addAttribute("links", new Links(this.path));
 	}
 
 	private void tableModel(String pipeline, String table, Model model) {
@@ -167,6 +168,26 @@ public class AdminController {
 			.encode()
 			.build()
 			.toUriString();
+	}
+
+	/**
+	 * Builds the links of the overview's pages. A link template would leave a slash in a table's
+	 * name unencoded, so that the name no longer reads as one path segment.
+	 *
+	 * @param adminPath the path the pages are served under
+	 */
+	public record Links(String adminPath) {
+
+		/**
+		 * Returns the path of a table's page.
+		 * @param pipeline the pipeline's name
+		 * @param table the table's name, as its status gives it
+		 * @return the path, each name encoded as one path segment
+		 */
+		public String table(String pipeline, String table) {
+			return tablePath(this.adminPath, pipeline, table);
+		}
+
 	}
 
 	/** The page that says why a request was refused, answered with the refusal's status. */

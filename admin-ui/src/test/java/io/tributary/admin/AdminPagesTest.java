@@ -1,5 +1,6 @@
 package io.tributary.admin;
 
+import java.net.URI;
 import java.util.List;
 
 import org.junit.jupiter.api.BeforeEach;
@@ -10,6 +11,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.setup.MockMvcBuilders;
 import org.springframework.web.context.WebApplicationContext;
+import org.springframework.web.util.HtmlUtils;
 
 import io.tributary.autoconfigure.security.CdcAccess.Decision;
 import io.tributary.status.PipelineStatus;
@@ -158,6 +160,26 @@ class AdminPagesTest {
 		assertThat(page).contains("href=\"/ops/pipelines/main/tables/shop.orders\"")
 			.contains("href=\"/ops/pipelines/main/tables/shop.items\"")
 			.contains("href=\"/ops/pipelines/archive/tables/logs.audit\"");
+	}
+
+	@Test
+	void aTableWhoseNameNeedsQuotingAndEncodingHasAPageAndItsParts() throws Exception {
+		String name = "`odd.schema`.`special\"[``]$'/ 100% \u4e2d\u6587:x`";
+		STATUSES.set(List.of(pipeline("main", 1, 1, 1L, streaming(name, 1, 1))));
+		DETAILS.put("main:" + name, detail(streaming(name, 1, 1)));
+		String overview = this.mvc.perform(get("/ops")).andExpect(status().isOk()).andReturn().getResponse()
+			.getContentAsString();
+		String href = HtmlUtils.htmlUnescape(
+				overview.replaceFirst("(?s).*href=\"(/ops/pipelines/main/tables/[^\"]+)\".*", "$1"));
+		assertThat(href).as("the link, its name one encoded path segment")
+			.isEqualTo("/ops/pipelines/main/tables/%60odd.schema%60.%60special%22%5B%60%60%5D$'%2F%20100%25%20"
+					+ "%E4%B8%AD%E6%96%87:x%60");
+		String page = HtmlUtils.htmlUnescape(this.mvc.perform(get(URI.create(href))).andExpect(status().isOk())
+			.andReturn().getResponse().getContentAsString());
+		assertThat(page).contains("hx-get=\"" + href + "/fragment\"")
+			.contains("data-table-history=\"" + href + "/history.json\"");
+		this.mvc.perform(get(URI.create(href + "/fragment"))).andExpect(status().isOk());
+		this.mvc.perform(get(URI.create(href + "/history.json"))).andExpect(status().isOk());
 	}
 
 	@Test

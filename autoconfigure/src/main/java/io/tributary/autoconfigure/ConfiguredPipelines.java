@@ -29,6 +29,10 @@ final class ConfiguredPipelines {
 	private ConfiguredPipelines() {
 	}
 
+	/** How a name holding a dot or a backtick is written, for the actions of refusals. */
+	private static final String QUOTING = "Quote a part that holds a dot or a backtick with backticks, writing a "
+			+ "backtick inside it twice, as in `odd.schema`.`special``name`.";
+
 	/**
 	 * Checks the shared properties and a source's connection properties, and returns the source's
 	 * settings, with a random server id when none is set.
@@ -149,8 +153,9 @@ final class ConfiguredPipelines {
 					tables.add(new TableMapping(sourceTable, sourceTable, table.getKey(), table.getSnapshot()));
 					continue;
 				}
-				String targetName = (table.getTarget() != null) ? table.getTarget() : sourceTable.table();
-				TableId targetTable = target(targetName, targetSchema, entry + ".target");
+				TableId targetTable = (table.getTarget() != null)
+						? target(table.getTarget(), targetSchema, entry + ".target")
+						: defaultTarget(sourceTable, targetSchema, entry + ".target");
 				claim(claimed, targetTable, entry + ".target", table.getTarget(),
 						entry + " (" + sourceTable + ") would be copied into " + targetTable + ((table.getTarget() == null)
 								? ", its default target," : "") + " which is taken",
@@ -212,22 +217,51 @@ final class ConfiguredPipelines {
 			return TableId.parse(name, null);
 		}
 		catch (IllegalArgumentException ex) {
-			throw new TributaryConfigurationException(property, name, property + " is not schema.table",
-					"Name the source table with its schema, as in shop.orders.");
+			throw new TributaryConfigurationException(property, name, property + " is not schema.table: "
+					+ ex.getMessage(), "Name the source table with its schema, as in shop.orders. " + QUOTING);
 		}
 	}
 
 	private static TableId target(String name, String defaultSchema, String property) {
+		if (name == null || name.isBlank()) {
+			throw new TributaryConfigurationException(property, name, property + " is empty",
+					"Name the table as schema.table, or give the target URL a default schema (jdbc:mysql://host:3306/"
+							+ "replica) and name the table alone.");
+		}
 		try {
 			return TableId.parse(name, defaultSchema);
 		}
 		catch (IllegalArgumentException ex) {
-			String reason = (name == null || name.isBlank()) ? property + " is empty"
-					: (name.contains(".")) ? property + " is not schema.table"
-							: property + " names no schema, and the target JDBC URL names no default schema to put it in";
-			throw new TributaryConfigurationException(property, name, reason,
-					"Name the table as schema.table, or give the target URL a default schema (jdbc:mysql://host:3306/"
-							+ "replica).");
+			if (readsWithSchema(name)) {
+				throw new TributaryConfigurationException(property, name, property
+						+ " names no schema, and the target JDBC URL names no default schema to put it in",
+						"Name the table as schema.table, or give the target URL a default schema "
+								+ "(jdbc:mysql://host:3306/replica).");
+			}
+			throw new TributaryConfigurationException(property, name, property + " is not schema.table: "
+					+ ex.getMessage(), "Name the table as schema.table. " + QUOTING);
+		}
+	}
+
+	/** The source table's name in the target's default schema: the name itself, never parsed again. */
+	private static TableId defaultTarget(TableId source, String defaultSchema, String property) {
+		if (defaultSchema == null || defaultSchema.isBlank()) {
+			throw new TributaryConfigurationException(property, null, property + " is not set, so " + source
+					+ " would keep its name in the target's default schema, but the target JDBC URL names none",
+					"Name the table as schema.table in " + property + ", or give the target URL a default schema "
+							+ "(jdbc:mysql://host:3306/replica).");
+		}
+		return new TableId(defaultSchema, source.table());
+	}
+
+	/** Whether a name is well formed once a schema is given, so that only its schema is missing. */
+	private static boolean readsWithSchema(String name) {
+		try {
+			TableId.parse(name, "schema");
+			return true;
+		}
+		catch (IllegalArgumentException ex) {
+			return false;
 		}
 	}
 

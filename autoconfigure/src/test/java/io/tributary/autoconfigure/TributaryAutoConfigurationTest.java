@@ -61,6 +61,24 @@ class TributaryAutoConfigurationTest {
 	}
 
 	@Test
+	void readsTableNamesQuotedAsMySqlQuotesThem() {
+		// As application.yml gives them: source: "`odd.schema`.`special\"[``]$'`"
+		this.runner.withPropertyValues("cdc.tables[2].source=`odd.schema`.`special\"[``]$'`",
+				"cdc.tables[3].source=`odd.schema`.`a.b`", "cdc.tables[3].target=`copy.of`.`a.b`").run((context) -> {
+					String special = "special\"[`]$'";
+					assertThat(settings(context, "replica").tables()).containsExactly(
+							new TableMapping(new TableId("shop", "orders"), new TableId("replica", "orders")),
+							new TableMapping(new TableId("shop", "order_items"), new TableId("archive", "items")),
+							new TableMapping(new TableId("odd.schema", special), new TableId("replica", special)),
+							new TableMapping(new TableId("odd.schema", "a.b"), new TableId("copy.of", "a.b")));
+					assertThat(context.getBean(Pipeline.class).status().tables())
+						.extracting((table) -> table.name() + " -> " + table.target())
+						.contains("`odd.schema`.`special\"[``]$'` -> replica.`special\"[``]$'`",
+								"`odd.schema`.`a.b` -> `copy.of`.`a.b`");
+				});
+	}
+
+	@Test
 	void passesTlsSettingsToTheSource(@TempDir Path directory) {
 		Path ca = TestCertificateAuthority.create("Source CA").writeCertificate(directory.resolve("source-ca.pem"));
 		this.runner.withPropertyValues("cdc.source.ssl-mode=verify-ca", "cdc.source.ssl-ca=" + ca).run((context) -> {

@@ -24,6 +24,24 @@ public interface TableSink {
 	TableId label(TableId source);
 
 	/**
+	 * Returns a target as statuses and checkpoints write it: a label (a schema part in parentheses,
+	 * without dots or backticks) as {@code (kafka).eu.shop.orders}, unquoted, since a topic's dots
+	 * are its own and metrics read the topic from the text; a target table as
+	 * {@link TableId#toString()}, quoted where its name needs it.
+	 * @param target a target table or a sink's label
+	 * @return the text
+	 */
+	static String describe(TableId target) {
+		return isLabel(target.schema()) ? target.schema() + "." + target.table() : target.toString();
+	}
+
+	/** Returns whether a schema part is a label's, such as {@code (listener)}. */
+	static boolean isLabel(String schema) {
+		return schema.length() > 1 && schema.startsWith("(") && schema.endsWith(")") && schema.indexOf('.') < 0
+				&& schema.indexOf('`') < 0;
+	}
+
+	/**
 	 * Opens the applier of one table, checking first that the destination can take its changes.
 	 * Called when the table is set up: at start, and at a restart of the table.
 	 * @param layout the source table's layout

@@ -16,6 +16,7 @@ import java.util.Map;
 import javax.sql.DataSource;
 
 import io.tributary.apply.Sessions;
+import io.tributary.apply.TableSink;
 import io.tributary.ha.FencedTransaction;
 import io.tributary.ha.TargetFence;
 import io.tributary.source.Position;
@@ -112,16 +113,22 @@ public final class JdbcCheckpointStore implements CheckpointStore {
 	}
 
 	/**
-	 * Reads a stored target name back: the schema up to the first dot, the rest the table. A sink's
-	 * label keeps dots after its schema, as in {@code (kafka).eu.shop.orders} for a dotted topic.
+	 * Reads a stored target name back, as {@link TableSink#describe} wrote it. A sink's label keeps
+	 * the dots after its schema, as in {@code (kafka).eu.shop.orders} for a dotted topic; a table's
+	 * name is read as {@link TableId#parse} reads it, quoted parts and all.
 	 */
 	static TableId storedTarget(String text) {
 		int dot = text.indexOf('.');
-		if (dot <= 0 || dot == text.length() - 1) {
-			throw new IllegalStateException("Target name '" + text + "' in a checkpoint is not of the form "
-					+ "schema.table");
+		if (dot > 0 && TableSink.isLabel(text.substring(0, dot))) {
+			return new TableId(text.substring(0, dot), text.substring(dot + 1));
 		}
-		return new TableId(text.substring(0, dot), text.substring(dot + 1));
+		try {
+			return TableId.parse(text, null);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalStateException("Target name '" + text + "' in a checkpoint is not of the form "
+					+ "schema.table: " + ex.getMessage(), ex);
+		}
 	}
 
 	@Override
@@ -157,7 +164,7 @@ public final class JdbcCheckpointStore implements CheckpointStore {
 			for (TableCheckpoint checkpoint : checkpoints) {
 				statement.setString(i++, this.pipeline);
 				statement.setString(i++, checkpoint.source().toString());
-				statement.setString(i++, checkpoint.target().toString());
+				statement.setString(i++, TableSink.describe(checkpoint.target()));
 				statement.setBoolean(i++, checkpoint.snapshotDone());
 				statement.setString(i++, (checkpoint.position() != null) ? checkpoint.position().toString() : null);
 				statement.setString(i++, (checkpoint.copiedUpTo() != null) ? KeyText.format(checkpoint.copiedUpTo()) : null);

@@ -12,6 +12,7 @@ import io.tributary.apply.ApplierCounters;
 import io.tributary.apply.JdbcReplaceApplier;
 import io.tributary.apply.ParallelApplier;
 import io.tributary.apply.SinkApplier;
+import io.tributary.apply.TableSink;
 import io.tributary.checksum.ChecksumProgress;
 import io.tributary.copy.Copier;
 import io.tributary.schema.Column;
@@ -206,7 +207,7 @@ final class TableRuntime {
 		boolean snapshotting = copy != null && this.phase == Phase.SNAPSHOTTING;
 		Position position = this.confirmed;
 		boolean flushed = counters.bufferedKeys() == 0 && position != null && position.equals(delivered(delivered));
-		return new TableStatus(this.mapping.source().toString(), this.mapping.target().toString(), this.phase,
+		return new TableStatus(this.mapping.source().toString(), TableSink.describe(this.mapping.target()), this.phase,
 				(copy != null) ? copy.rowsCopied() : 0, (copy != null) ? copy.rowsEstimated() : 0,
 				(copy != null) ? copy.chunksCopied() : 0, snapshotting ? copy.rowsPerSecond() : 0,
 				snapshotting ? copy.etaSeconds() : null, counters.bufferedKeys(), counters.bufferedBytes() + counters.inFlightBytes(),

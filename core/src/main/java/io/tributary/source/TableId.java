@@ -1,5 +1,6 @@
 package io.tributary.source;
 
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -17,28 +18,28 @@ public record TableId(String schema, String table) {
 	}
 
 	/**
-	 * Parses {@code schema.table}, or {@code table} alone when a default schema is given.
+	 * Parses a name as MySQL writes it: {@code schema.table}, or {@code table} alone when a default
+	 * schema is given. Each part is plain (any text without a dot or a backtick, trimmed) or quoted
+	 * with backticks, a backtick inside written twice, so that {@code `a.b`.`c``d`} names table
+	 * {@code c`d} in schema {@code a.b}.
 	 * @param text the name
 	 * @param defaultSchema schema for an unqualified name, or {@code null} to require one
 	 * @return the table id
+	 * @throws IllegalArgumentException for an empty or malformed name, naming the position of the fault
 	 */
 	public static TableId parse(String text, String defaultSchema) {
 		if (text == null || text.isBlank()) {
 			throw new IllegalArgumentException("Table name must not be empty");
 		}
-		String trimmed = text.trim().replace("`", "");
-		int dot = trimmed.indexOf('.');
-		if (dot < 0) {
+		List<String> parts = new NameReader(text).parts();
+		if (parts.size() == 1) {
 			if (defaultSchema == null || defaultSchema.isBlank()) {
 				throw new IllegalArgumentException(
 						"Table name '" + text + "' must be qualified with its schema, as in shop.orders");
 			}
-			return new TableId(defaultSchema, trimmed);
+			return new TableId(defaultSchema, parts.get(0));
 		}
-		if (dot == 0 || dot == trimmed.length() - 1 || trimmed.indexOf('.', dot + 1) >= 0) {
-			throw new IllegalArgumentException("Table name '" + text + "' is not of the form schema.table");
-		}
-		return new TableId(trimmed.substring(0, dot), trimmed.substring(dot + 1));
+		return new TableId(parts.get(0), parts.get(1));
 	}
 
 	/** Returns the name quoted for SQL: {@code `schema`.`table`}. */
@@ -90,9 +91,20 @@ public record TableId(String schema, String table) {
 		return true;
 	}
 
+	/**
+	 * Returns {@code schema.table} as {@link #parse} reads it back: each part plain when it can be,
+	 * so ordinary names read as they always have, and quoted with backticks when it holds a dot or a
+	 * backtick, is empty, or begins or ends with white space.
+	 */
 	@Override
 	public String toString() {
-		return this.schema + "." + this.table;
+		return display(this.schema) + "." + display(this.table);
+	}
+
+	private static String display(String part) {
+		boolean plain = !part.isEmpty() && part.indexOf('.') < 0 && part.indexOf('`') < 0
+				&& !Character.isWhitespace(part.charAt(0)) && !Character.isWhitespace(part.charAt(part.length() - 1));
+		return plain ? part : quote(part);
 	}
 
 }

@@ -2,6 +2,7 @@ package io.tributary.checkpoint;
 
 import org.junit.jupiter.api.Test;
 
+import io.tributary.apply.TableSink;
 import io.tributary.source.TableId;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -23,9 +24,20 @@ class JdbcCheckpointStoreTest {
 	@Test
 	void aDottedTopicReadsBackAsWritten() {
 		TableId label = new TableId("(kafka)", "eu.shop.orders");
-		TableId target = JdbcCheckpointStore.storedTarget(label.toString());
+		TableId target = JdbcCheckpointStore.storedTarget(TableSink.describe(label));
+		assertThat(TableSink.describe(label)).isEqualTo("(kafka).eu.shop.orders");
 		assertThat(target.schema()).isEqualTo("(kafka)");
 		assertThat(target.table()).isEqualTo("eu.shop.orders");
+	}
+
+	@Test
+	void aQuotedTargetTableReadsBackAsWritten() {
+		for (TableId written : new TableId[] { new TableId("odd.schema", "special\"[`]$'"),
+				new TableId("(x.y)", "t"), new TableId("(k)", "a`b") }) {
+			TableId target = JdbcCheckpointStore.storedTarget(TableSink.describe(written));
+			assertThat(target.schema()).isEqualTo(written.schema());
+			assertThat(target.table()).isEqualTo(written.table());
+		}
 	}
 
 	@Test

@@ -1,5 +1,8 @@
 package io.tributary.pipeline;
 
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -238,9 +241,18 @@ public final class Replication extends SchemaPair {
 
 	/** The position the checkpoint table holds for the source schema's {@code table}. */
 	public Position checkpoint(String table) throws Exception {
-		String position = queryString("SELECT binlog_position FROM " + targetTable("tributary_checkpoint")
-				+ " WHERE source_table = '" + sourceTable(table) + "'");
-		assertThat(position).as("checkpoint of %s", sourceTable(table)).isNotNull();
+		String name = mapping(table).source().toString();
+		String position = null;
+		// The name is bound, not spliced into the statement: a table's name may hold quotes.
+		try (Connection connection = pool().getConnection();
+				PreparedStatement statement = connection.prepareStatement("SELECT binlog_position FROM "
+						+ new TableId(target(), "tributary_checkpoint").quoted() + " WHERE source_table = ?")) {
+			statement.setString(1, name);
+			try (ResultSet rs = statement.executeQuery()) {
+				position = rs.next() ? rs.getString(1) : null;
+			}
+		}
+		assertThat(position).as("checkpoint of %s", name).isNotNull();
 		return Position.parse(position);
 	}
 }

@@ -106,7 +106,7 @@ public final class RunningPipeline implements AutoCloseable {
 	}
 
 	private TableStatus named(PipelineStatus status, String table) {
-		String name = this.replication.sourceTable(table);
+		String name = this.replication.mapping(table).source().toString();
 		return status.tables()
 			.stream()
 			.filter((t) -> t.name().equals(name))

@@ -92,14 +92,24 @@ public class SchemaPair {
         return target;
     }
 
-    /** {@code source.table}. */
+    /** {@code source.table}, the table quoted with backticks when its name would not read back plain. */
     public String sourceTable(String table) {
-        return source + "." + table;
+        return source + "." + name(table);
     }
 
-    /** {@code target.table}. */
+    /** {@code target.table}, the table quoted with backticks when its name would not read back plain. */
     public String targetTable(String table) {
-        return target + "." + table;
+        return target + "." + name(table);
+    }
+
+    /**
+     * A table name as SQL and {@link TableComparison} read it: plain when it holds no dot or
+     * backtick, so ordinary names read as they always have, else quoted with backticks doubled.
+     */
+    private static String name(String table) {
+        boolean plain = !table.isEmpty() && table.indexOf('.') < 0 && table.indexOf('`') < 0
+                && table.strip().equals(table);
+        return plain ? table : "`" + table.replace("`", "``") + "`";
     }
 
     /** The server holding the source schema: the shared one unless the test started its own. */

@@ -244,18 +244,62 @@ public final class TableComparison {
     }
 
     record TableName(String schema, String table) {
+        /**
+         * Reads {@code schema.table} or {@code table} as MySQL writes names: each part plain, or
+         * quoted with backticks (a backtick inside doubled), so a quoted part may hold dots.
+         */
         static TableName parse(String qualified, Connection connection) throws SQLException {
-            String text = qualified.replace("`", "");
-            int dot = text.indexOf('.');
-            if (dot >= 0) {
-                return new TableName(text.substring(0, dot), text.substring(dot + 1));
+            List<String> parts = new ArrayList<>();
+            int at = 0;
+            String text = qualified.trim();
+            while (true) {
+                StringBuilder part = new StringBuilder();
+                if (at < text.length() && text.charAt(at) == '`') {
+                    int close;
+                    while (true) {
+                        close = text.indexOf('`', at + 1);
+                        if (close < 0) {
+                            throw new IllegalArgumentException("table " + qualified + " has an unclosed backtick");
+                        }
+                        part.append(text, at + 1, close);
+                        if (close + 1 < text.length() && text.charAt(close + 1) == '`') {
+                            part.append('`');
+                            at = close + 1;
+                        } else {
+                            break;
+                        }
+                    }
+                    at = close + 1;
+                } else {
+                    int dot = text.indexOf('.', at);
+                    int end = dot < 0 ? text.length() : dot;
+                    part.append(text.substring(at, end).trim());
+                    at = end;
+                }
+                parts.add(part.toString());
+                while (at < text.length() && Character.isWhitespace(text.charAt(at))) {
+                    at++;
+                }
+                if (at == text.length()) {
+                    break;
+                }
+                if (text.charAt(at) != '.' || parts.size() == 2) {
+                    throw new IllegalArgumentException("table " + qualified + " is not of the form schema.table");
+                }
+                at++;
+                while (at < text.length() && Character.isWhitespace(text.charAt(at))) {
+                    at++;
+                }
+            }
+            if (parts.size() == 2) {
+                return new TableName(parts.get(0), parts.get(1));
             }
             String schema = connection.getCatalog();
             if (schema == null || schema.isEmpty()) {
                 throw new IllegalArgumentException("table " + qualified + " has no schema and the connection has no "
                         + "default schema; use schema.table");
             }
-            return new TableName(schema, text);
+            return new TableName(schema, parts.get(0));
         }
 
         String sql() {

@@ -13,7 +13,9 @@ import io.tributary.status.TableStatus;
 /**
  * A table as a request names it: {@code schema.table} when one pipeline replicates a
  * table of that name, {@code pipeline:schema.table} to pick one pipeline (needed when several
- * replicate a table of that name). Names compare without regard to case, as {@link TableId} does.
+ * replicate a table of that name). A part holding a dot or a backtick is quoted as MySQL quotes it
+ * ({@code `odd.schema`.`a``b`}), as the table's status names it. Names compare without regard to
+ * case, as {@link TableId} does.
  *
  * @param pipeline the pipeline that replicates the table
  * @param table the source table
@@ -28,19 +30,25 @@ public record TableAddress(Pipeline pipeline, TableId table) {
 	 * @throws RequestRefused with 400 for a malformed or ambiguous name, 404 for an unknown one
 	 */
 	public static TableAddress resolve(TributaryPipelines pipelines, String text) {
-		Collection<Pipeline> candidates = pipelines.all();
-		String name = text;
-		int colon = text.indexOf(':');
+		int colon = pipelineColon(text);
 		if (colon >= 0) {
 			String pipelineName = text.substring(0, colon);
 			Pipeline named = pipelines.get(pipelineName);
-			if (named == null) {
-				throw new RequestRefused(RequestRefused.NOT_FOUND, "No pipeline is named '" + pipelineName
-						+ "'; the pipelines are " + candidates.stream().map(Pipeline::name).toList());
+			if (named != null) {
+				return find(pipelines, List.of(named), text.substring(colon + 1), pipelineName);
 			}
-			candidates = List.of(named);
-			name = text.substring(colon + 1);
+			TableId whole = parsedOrNull(text);
+			if (whole == null || pipelines.all().stream().noneMatch((pipeline) -> status(pipeline, whole) != null)) {
+				throw new RequestRefused(RequestRefused.NOT_FOUND, "No pipeline is named '" + pipelineName
+						+ "'; the pipelines are " + pipelines.all().stream().map(Pipeline::name).toList());
+			}
+			// No pipeline of that name, but a table: a plain name may hold a colon, as in shop.a:b.
 		}
+		return find(pipelines, pipelines.all(), text, null);
+	}
+
+	private static TableAddress find(TributaryPipelines pipelines, Collection<Pipeline> candidates, String name,
+			String pipelineName) {
 		TableId id;
 		try {
 			id = TableId.parse(name, null);
@@ -51,9 +59,9 @@ public record TableAddress(Pipeline pipeline, TableId table) {
 		}
 		List<Pipeline> holders = candidates.stream().filter((pipeline) -> status(pipeline, id) != null).toList();
 		if (holders.isEmpty()) {
-			throw new RequestRefused(RequestRefused.NOT_FOUND, "Table " + name
-					+ " is not replicated" + ((colon >= 0) ? " by pipeline " + text.substring(0, colon) : "")
-					+ "; the tables are " + names(pipelines));
+			throw new RequestRefused(RequestRefused.NOT_FOUND, "Table " + name + " is not replicated"
+					+ ((pipelineName != null) ? " by pipeline " + pipelineName : "") + "; the tables are "
+					+ names(pipelines));
 		}
 		if (holders.size() > 1) {
 			throw new RequestRefused(RequestRefused.BAD_REQUEST,
@@ -61,6 +69,25 @@ public record TableAddress(Pipeline pipeline, TableId table) {
 							+ "; name one, as in " + holders.get(0).name() + ":" + id);
 		}
 		return new TableAddress(holders.get(0), id);
+	}
+
+	/**
+	 * Returns the index of the colon that ends a pipeline's name, or -1: the first colon, unless a
+	 * backtick comes before it, since a quoted part of a table's name may hold colons.
+	 */
+	private static int pipelineColon(String text) {
+		int colon = text.indexOf(':');
+		int quote = text.indexOf('`');
+		return (quote >= 0 && quote < colon) ? -1 : colon;
+	}
+
+	private static TableId parsedOrNull(String text) {
+		try {
+			return TableId.parse(text, null);
+		}
+		catch (IllegalArgumentException ex) {
+			return null;
+		}
 	}
 
 	/** Returns the table's status now. */

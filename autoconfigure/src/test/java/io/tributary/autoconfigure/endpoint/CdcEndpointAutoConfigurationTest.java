@@ -183,6 +183,27 @@ class CdcEndpointAutoConfigurationTest {
 	}
 
 	@Test
+	void aTableIsNamedAsItsStatusQuotesIt() {
+		String special = "`odd.schema`.`special\"[``]$'`";
+		CdcEndpoint endpoint = endpoint(pipeline("a", special, "shop.`a/b%20 c.d`", "dbz5743\u4e2d\u6587.t:1"),
+				pipeline("b", "shop.orders"));
+		CdcEndpoint.TableDetail detail = (CdcEndpoint.TableDetail) endpoint.table(special).getBody();
+		assertThat(detail.table().name()).isEqualTo(special);
+		assertThat(detail.table().target()).isEqualTo("replica.`special\"[``]$'`");
+		assertThat(((CdcEndpoint.TableDetail) endpoint.table("a:`ODD.schema`.`special\"[``]$'`").getBody()).pipeline())
+			.isEqualTo("a");
+		assertThat(((CdcEndpoint.TableDetail) endpoint.table("shop.`a/b%20 c.d`").getBody()).table().name())
+			.isEqualTo("shop.`a/b%20 c.d`");
+		assertThat(((CdcEndpoint.TableDetail) endpoint.table("dbz5743\u4e2d\u6587.t:1").getBody()).pipeline())
+			.as("a plain name holding a colon").isEqualTo("a");
+		assertThat(((CdcEndpoint.TableDetail) endpoint.table("a:dbz5743\u4e2d\u6587.t:1").getBody()).pipeline())
+			.isEqualTo("a");
+		assertRefused(endpoint.table("`odd.schema`.`special"), 400, "a quote that is never closed at position 14");
+		assertRefused(endpoint.table("c:shop.orders"), 404, "No pipeline is named 'c'");
+		assertRefused(endpoint.tableAction("resume", special), 409, "Cannot resume " + special);
+	}
+
+	@Test
 	void actionsAreRefusedWithThePipelinesReason() {
 		CdcEndpoint endpoint = endpoint(pipeline("a", "shop.orders"), pipeline("b", "shop.items"));
 		assertRefused(endpoint.tableAction("explode", "shop.items"), 400,
