@@ -23,7 +23,13 @@ record SchemaStatement(Kind kind, List<TableId> tables) {
 
 	}
 
-	private static final String NAME = "(`(?:[^`]|``)+`|[\\w$]+)(?:\\s*\\.\\s*(`(?:[^`]|``)+`|[\\w$]+))?";
+	/**
+	 * A name, quoted or not: unquoted, MySQL allows letters, digits, {@code _}, {@code $} and every
+	 * character from U+0080 on (such as {@code dbz5743中文}).
+	 */
+	private static final String PART = "(`(?:[^`]|``)+`|[\\w$\\x{80}-\\x{10FFFF}]+)";
+
+	private static final String NAME = PART + "(?:\\s*\\.\\s*" + PART + ")?";
 
 	private static final Pattern ALTER = Pattern.compile("^ALTER\\s+(?:ONLINE\\s+)?(?:IGNORE\\s+)?TABLE\\s+"
 			+ "(?:IF\\s+EXISTS\\s+)?" + NAME, Pattern.CASE_INSENSITIVE);
@@ -46,7 +52,7 @@ record SchemaStatement(Kind kind, List<TableId> tables) {
 	 * @return the statement, or {@code null} when it changes no table
 	 */
 	static SchemaStatement parse(String sql, String database) {
-		String text = sql.replaceAll("(?s)/\\*.*?\\*/", " ").trim();
+		String text = withoutComments(sql).trim();
 		Matcher matcher = ALTER.matcher(text);
 		if (matcher.find()) {
 			return new SchemaStatement(Kind.ALTER, List.of(name(matcher, database)));
@@ -61,7 +67,7 @@ record SchemaStatement(Kind kind, List<TableId> tables) {
 		}
 		matcher = RENAME.matcher(text);
 		if (matcher.find()) {
-			return new SchemaStatement(Kind.RENAME, names(matcher.group(1).replaceAll("(?i)\\s+TO\\s+", ","), database));
+			return new SchemaStatement(Kind.RENAME, names(matcher.group(1), database));
 		}
 		return null;
 	}
@@ -71,7 +77,7 @@ record SchemaStatement(Kind kind, List<TableId> tables) {
 		Matcher matcher = ANY_NAME.matcher(list);
 		while (matcher.find()) {
 			String first = matcher.group(1);
-			if (matcher.group(2) == null && List.of("RESTRICT", "CASCADE", "WAIT", "NOWAIT")
+			if (matcher.group(2) == null && List.of("TO", "RESTRICT", "CASCADE", "WAIT", "NOWAIT")
 				.contains(first.toUpperCase(Locale.ROOT))) {
 				continue;
 			}
@@ -81,6 +87,39 @@ record SchemaStatement(Kind kind, List<TableId> tables) {
 			tables.add(name(matcher, database));
 		}
 		return tables;
+	}
+
+	/**
+	 * Removes {@code /* ... *\/} comments outside quoted names and strings, which may hold the
+	 * same characters.
+	 */
+	static String withoutComments(String sql) {
+		StringBuilder out = new StringBuilder(sql.length());
+		char quote = 0;
+		for (int i = 0; i < sql.length(); i++) {
+			char c = sql.charAt(i);
+			if (quote != 0) {
+				out.append(c);
+				if (c == '\\' && quote != '`' && i + 1 < sql.length()) {
+					out.append(sql.charAt(++i));
+				}
+				else if (c == quote) {
+					quote = 0;
+				}
+			}
+			else if (c == '/' && i + 1 < sql.length() && sql.charAt(i + 1) == '*') {
+				int end = sql.indexOf("*/", i + 2);
+				i = (end < 0) ? sql.length() : end + 1;
+				out.append(' ');
+			}
+			else {
+				if (c == '`' || c == '\'' || c == '"') {
+					quote = c;
+				}
+				out.append(c);
+			}
+		}
+		return out.toString();
 	}
 
 	private static TableId name(Matcher matcher, String database) {

@@ -28,6 +28,17 @@ class SchemaStatementTest {
 	}
 
 	@Test
+	void readsUnquotedNonAsciiNamesAndQuotedNamesHoldingCommentsOrTo() {
+		assertThat(SchemaStatement.parse("ALTER TABLE dbz5743中文 ADD COLUMN x INT", "s").tables())
+			.containsExactly(new TableId("s", "dbz5743中文"));
+		assertThat(SchemaStatement.parse("RENAME TABLE `a to b` TO `c/*d*/`, été TO `x``y`", "s").tables())
+			.containsExactly(new TableId("s", "a to b"), new TableId("s", "c/*d*/"), new TableId("s", "été"),
+					new TableId("s", "x`y"));
+		assertThat(SchemaStatement.parse("DROP TABLE `p/*`, q /* last */", "s").tables())
+			.containsExactly(new TableId("s", "p/*"), new TableId("s", "q"));
+	}
+
+	@Test
 	void ignoresStatementsThatChangeNoTable() {
 		assertThat(SchemaStatement.parse("CREATE TABLE t (id INT)", "s")).isNull();
 		assertThat(SchemaStatement.parse("FLUSH PRIVILEGES", "s")).isNull();
