@@ -410,7 +410,8 @@ public class TributaryProperties {
 	public static class Table {
 
 		/**
-		 * Source table as schema.table.
+		 * Source table as schema.table; a part holding a dot or a backtick is quoted with backticks, as
+		 * MySQL quotes it.
 		 */
 		private String source;
 
