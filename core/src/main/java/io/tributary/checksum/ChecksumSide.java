@@ -44,14 +44,16 @@ final class ChecksumSide {
 	 * @param table the table on this side
 	 * @param keys the key columns
 	 * @param columns the columns to compare, the same list on both sides
-	 * @param isSource whether this is the source (session settings differ)
+	 * @param targetTypes the target's {@code COLUMN_TYPE} of each compared column, in the same order
+	 * @param isSource whether this is the source (session settings and some renderings differ)
 	 */
-	ChecksumSide(DataSource pool, TableId table, List<Column> keys, List<Column> columns, boolean isSource) {
+	ChecksumSide(DataSource pool, TableId table, List<Column> keys, List<Column> columns, List<String> targetTypes,
+			boolean isSource) {
 		this.pool = pool;
 		this.table = table;
 		this.keys = keys;
 		this.isSource = isSource;
-		String crc = RowDigest.crc(columns);
+		String crc = RowDigest.crc(columns, targetTypes, isSource);
 		this.sums = "SELECT COUNT(*), IFNULL(BIT_XOR(h), 0), IFNULL(SUM(h), 0) FROM (SELECT " + crc + " AS h FROM "
 				+ table.quoted();
 		this.hashes = "SELECT " + keys.stream().map(Column::selectExpression).collect(Collectors.joining(", ")) + ", "

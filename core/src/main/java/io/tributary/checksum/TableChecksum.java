@@ -86,19 +86,21 @@ public final class TableChecksum {
 	 * @param target the target pool
 	 * @param layout the source table's layout
 	 * @param targetTable the target table
-	 * @param width how many leading columns of the layout the target has; only those are compared
+	 * @param targetTypes the target's {@code COLUMN_TYPE} of each leading column of the layout it has,
+	 * in order; only those columns are compared
 	 * @param settings chunk size and whether to repair
 	 * @param confirmation waits for the table to apply changes up to a position
 	 * @param repair recopies a range
 	 * @param progress receives the counters
 	 */
-	public TableChecksum(DataSource source, DataSource target, TableLayout layout, TableId targetTable, int width,
-			ChecksumSettings settings, Confirmation confirmation, Repair repair, ChecksumProgress progress) {
+	public TableChecksum(DataSource source, DataSource target, TableLayout layout, TableId targetTable,
+			List<String> targetTypes, ChecksumSettings settings, Confirmation confirmation, Repair repair,
+			ChecksumProgress progress) {
 		this.source = source;
 		this.layout = layout;
-		List<Column> compared = layout.columns().subList(0, width);
-		this.sourceSide = new ChecksumSide(source, layout.table(), layout.keys(), compared, true);
-		this.targetSide = new ChecksumSide(target, targetTable, layout.keys(), compared, false);
+		List<Column> compared = layout.columns().subList(0, targetTypes.size());
+		this.sourceSide = new ChecksumSide(source, layout.table(), layout.keys(), compared, targetTypes, true);
+		this.targetSide = new ChecksumSide(target, targetTable, layout.keys(), compared, targetTypes, false);
 		this.settings = settings;
 		this.confirmation = confirmation;
 		this.repair = repair;

@@ -1,6 +1,7 @@
 package io.tributary.pipeline;
 
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -90,7 +91,7 @@ final class ChecksumRuns {
 		try {
 			TableLayout layout = table.layout;
 			TableChecksum pass = new TableChecksum(this.runtime.source, this.runtime.target, layout,
-					table.mapping.target(), comparedWidth(layout, table.mapping.target()),
+					table.mapping.target(), comparedTypes(layout, table.mapping.target()),
 					this.runtime.settings.checksum(), (head) -> awaitApplied(table, head),
 					(range) -> recopy(table, range), progress);
 			// A table copied again meanwhile is compared by the pass that follows its new snapshot.
@@ -125,15 +126,18 @@ final class ChecksumRuns {
 				+ verdict;
 	}
 
-	/** Returns how many leading source columns the target has by name; only those are compared. */
-	private int comparedWidth(TableLayout layout, TableId targetTable) throws SQLException {
+	/**
+	 * Returns the target's column types of the leading source columns it has by name, in order; only
+	 * those are compared.
+	 */
+	private List<String> comparedTypes(TableLayout layout, TableId targetTable) throws SQLException {
 		List<String[]> targetColumns = TargetTables.columns(this.runtime.target, targetTable);
-		int width = 0;
-		while (width < layout.columns().size() && width < targetColumns.size()
-				&& targetColumns.get(width)[0].equalsIgnoreCase(layout.columns().get(width).name())) {
-			width++;
+		List<String> types = new ArrayList<>();
+		int shared = Math.min(layout.columns().size(), targetColumns.size());
+		for (int i = 0; i < shared && targetColumns.get(i)[0].equalsIgnoreCase(layout.columns().get(i).name()); i++) {
+			types.add(targetColumns.get(i)[1]);
 		}
-		return width;
+		return types;
 	}
 
 	/**

@@ -38,8 +38,8 @@ public enum ValueKind {
 	TEMPORAL,
 
 	/**
-	 * MySQL's binary JSON type: its text rendering as a {@link String}, with a space after each
-	 * {@code :} and {@code ,} as a SELECT renders it.
+	 * MySQL's binary JSON type: as a {@link String}, exactly the text a SELECT of the column returns
+	 * (see {@code MySqlJsonText}), whether the value was copied or decoded from the binlog.
 	 */
 	JSON
 

@@ -1,8 +1,6 @@
 package io.tributary.schema;
 
-import java.io.IOException;
 import java.io.Serializable;
-import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.sql.PreparedStatement;
@@ -12,8 +10,6 @@ import java.sql.Types;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
-
-import com.github.shyiko.mysql.binlog.event.deserialization.json.JsonBinary;
 
 /**
  * Converts column values into Tributary's canonical in-memory form (see {@link ValueKind}) from
@@ -126,44 +122,8 @@ public final class Values {
 	}
 
 	private static String json(byte[] raw) {
-		if (raw.length == 0) {
-			return "null";
-		}
-		try {
-			return spacedJson(JsonBinary.parseAsString(raw));
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException("Cannot decode a binary JSON value from the binlog", ex);
-		}
-	}
-
-	/**
-	 * Puts a space after every {@code :} and {@code ,} outside strings of compact JSON text, which
-	 * is how MySQL renders a JSON value to a SELECT; a row then carries the same text whether it
-	 * was copied or decoded from the binlog, which a change listener sees directly.
-	 */
-	static String spacedJson(String compact) {
-		StringBuilder spaced = new StringBuilder(compact.length() + compact.length() / 8);
-		boolean inString = false;
-		for (int i = 0; i < compact.length(); i++) {
-			char c = compact.charAt(i);
-			spaced.append(c);
-			if (inString) {
-				if (c == '\\' && i + 1 < compact.length()) {
-					spaced.append(compact.charAt(++i));
-				}
-				else if (c == '"') {
-					inString = false;
-				}
-			}
-			else if (c == '"') {
-				inString = true;
-			}
-			else if (c == ':' || c == ',') {
-				spaced.append(' ');
-			}
-		}
-		return spaced.toString();
+		// A NOT NULL JSON column added to existing rows holds an empty value there, which MySQL reads as null.
+		return (raw.length == 0) ? "null" : MySqlJsonText.render(raw);
 	}
 
 	/** Binds one canonical value. */
