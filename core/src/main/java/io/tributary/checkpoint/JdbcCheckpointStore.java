@@ -193,7 +193,7 @@ public final class JdbcCheckpointStore implements CheckpointStore {
 		int code = ex.getErrorCode();
 		if (code == 1142 || code == 1044 || code == 1227) {
 			return ". Grant CREATE, SELECT, INSERT and DELETE on schema " + this.table.schema()
-					+ " to the target user, or create the table by hand (see docs/operations.md)";
+					+ " to the target user, or create the table by hand (see docs/troubleshooting.md)";
 		}
 		return "";
 	}

@@ -107,7 +107,7 @@ class CdcHealthAutoConfigurationTest {
 					HealthContributorAutoConfiguration.class, HealthContributorRegistryAutoConfiguration.class,
 					AvailabilityHealthContributorAutoConfiguration.class, AvailabilityProbesAutoConfiguration.class,
 					HealthEndpointAutoConfiguration.class))
-			// As in docs/operations.md; Kubernetes turns the probes on by itself.
+			// As in docs/health.md; Kubernetes turns the probes on by itself.
 			.withPropertyValues("management.endpoint.health.probes.enabled=true",
 					"management.endpoint.health.group.readiness.include=readinessState,cdc",
 					"management.endpoint.health.group.readiness.show-details=always")

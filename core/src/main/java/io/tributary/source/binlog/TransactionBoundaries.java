@@ -146,7 +146,7 @@ final class TransactionBoundaries {
 				+ " in the binary log of server_id " + from.serverId() + "; a binlog file and offset mean "
 				+ "nothing on another server, so reading stops here. Restart Tributary: tables whose checkpoint "
 				+ "has no GTIDs to resume by are then refused, or snapshotted again with "
-				+ "cdc.checkpoint.invalid-behavior=restart (see docs/operations.md, source failover)";
+				+ "cdc.checkpoint.invalid-behavior=restart (see docs/high-availability.md, source failover)";
 	}
 
 	void handle(EventHeaderV4 header, EventData data) {
