@@ -343,10 +343,14 @@ public final class BinlogChangeSource implements AutoCloseable {
 			}
 			this.boundaries.handle(header, event.getData());
 		}
-		catch (RuntimeException ex) {
-			// The client would log and skip a failing listener; reread from the boundary instead.
+		catch (RuntimeException | Error ex) {
+			// The client would log and skip a failing listener, and an Error would end its thread
+			// while the pipeline still read as running; reread from the boundary instead.
 			logger.error("Failed to handle binlog event {}", event.getHeader(), ex);
 			abandonConnection("Failed to handle a binlog event: " + ex);
+			if (ex instanceof VirtualMachineError && !(ex instanceof StackOverflowError)) {
+				throw ex;
+			}
 		}
 	}
 
