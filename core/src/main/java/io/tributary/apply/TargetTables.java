@@ -100,9 +100,22 @@ public final class TargetTables {
 			definition = rs.getString(2);
 		}
 		String ddl = targetDefinition(definition, targetTable);
+		// The SQL mode rows are written with: a definition made under a lenient source mode, such as
+		// a zero-date default, is refused by a server's default NO_ZERO_DATE.
+		Sessions.prepareTarget(target);
 		try (Statement statement = target.createStatement()) {
 			statement.execute("CREATE DATABASE IF NOT EXISTS " + TableId.quote(targetTable.schema()));
-			statement.execute(ddl);
+			try {
+				statement.execute(ddl);
+			}
+			catch (SQLException ex) {
+				if (ex.getSQLState() != null && ex.getSQLState().startsWith("08")) {
+					throw ex;
+				}
+				throw new SchemaException("Cannot create target table " + targetTable + " from the definition of "
+						+ layout.table() + ": " + ex.getMessage() + " (error " + ex.getErrorCode() + "). Create it "
+						+ "yourself with the source's columns and key, then restart the table");
+			}
 		}
 		logger.info("Created target table {} from the definition of {}", targetTable, layout.table());
 	}

@@ -45,6 +45,26 @@ class SnapshotEdgeCasesIT {
 		}
 	}
 
+	/**
+	 * A source table made under a lenient SQL mode, with zero-date defaults that a server's default
+	 * mode (MySQL's NO_ZERO_DATE) refuses: its target is still created, and the table replicates.
+	 */
+	@Test
+	void targetIsCreatedFromADefinitionWithZeroDateDefaults(TestDatabase db) throws Exception {
+		Replication replication = Replication.of(db, "zero_defaults");
+		replication.onSource("SET SESSION sql_mode = ''",
+				"CREATE TABLE t (id INT PRIMARY KEY, d DATE NOT NULL DEFAULT '0000-00-00', "
+						+ "dt DATETIME NOT NULL DEFAULT '0000-00-00 00:00:00', "
+						+ "ts TIMESTAMP NOT NULL DEFAULT '0000-00-00 00:00:00')",
+				"INSERT INTO t (id) VALUES (1), (2)", "SET SESSION sql_mode = DEFAULT");
+		try (RunningPipeline pipeline = replication.startStreaming()) {
+			replication.onSource("SET SESSION sql_mode = ''", "INSERT INTO t (id) VALUES (3)",
+					"UPDATE t SET d = '2024-02-29' WHERE id = 1", "SET SESSION sql_mode = DEFAULT");
+			pipeline.awaitCaughtUp();
+			replication.assertEqual("t");
+		}
+	}
+
 	@Test
 	void oneRowTableIsCopiedThenFollowed(TestDatabase db) throws Exception {
 		Replication replication = Replication.of(db, "one");
