@@ -154,8 +154,9 @@ final class PipelineHealthRules {
 			}
 			case STARTING, SNAPSHOTTING, CATCHING_UP -> status = this.snapshottingStatus;
 			case STREAMING -> {
-				if (table.lastFlush() != null && !"ok".equals(table.lastFlush().outcome())) {
-					// Retried, and it may heal; but nothing reaches the target meanwhile.
+				if (table.lastError() != null && table.lastFlush() != null && !"ok".equals(table.lastFlush().outcome())) {
+					// Retried, and it may heal; but nothing reaches the target meanwhile. An action that
+					// sets the table up again clears its error, and so ends this before the next flush.
 					status = Status.OUT_OF_SERVICE;
 					reason = "Its last flush failed and is retried; see lastError";
 				}

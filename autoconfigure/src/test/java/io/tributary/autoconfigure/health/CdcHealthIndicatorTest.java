@@ -58,6 +58,12 @@ class CdcHealthIndicatorTest {
 			.containsEntry("reason", "Its last flush failed and is retried; see lastError")
 			.containsEntry("lastError", "Upserting 1 rows failed: no rows here");
 		assertThat(tableDetails(health, "main", "shop.b")).containsEntry("status", "UP");
+
+		// A restart or resnapshot clears the error: the table is up again before its next flush.
+		TableStatus setUpAgain = new TableStatus("shop.a", "dst.a", Phase.STREAMING, 0, 0, 0, 0, null, 0, 0, 0, 0, 0,
+				0, 0, -1, 0, null, false, null, failing.lastFlush(), null, TableStatus.Checksum.IDLE, null, null, null,
+				false);
+		assertThat(health(running(0, setUpAgain)).getStatus()).isEqualTo(Status.UP);
 	}
 
 	@Test
