@@ -94,7 +94,7 @@ final class TableSetup {
 				throw new SchemaException("The checkpoint of " + mapping.source() + " is at " + checkpoint.position()
 						+ ", but " + unavailable + ". Changes made since cannot be read. Either set "
 						+ "cdc.checkpoint.invalid-behavior=restart to snapshot the table again automatically, or "
-						+ "delete its row from the checkpoint table and restart");
+						+ "resnapshot the table (the resnapshot action) to copy it again");
 			}
 			logger.warn("The checkpoint of {} is at {}, but {}; snapshotting the table again", mapping.source(),
 					checkpoint.position(), unavailable);
