@@ -62,28 +62,27 @@ final class CatchUpLoop {
 	void cycle(boolean early) {
 		// Read before the delivered position: a table activated after this read may need changes
 		// before that position, so it sits this cycle out.
-		long activations = this.runtime.activations;
+		long activations = this.runtime.activations();
 		// Read before any drain: every change added after this read has a resume position at or
 		// after it, so min(delivered, oldest pending) never passes a change still held.
-		boolean positioned = this.runtime.reader.isPositioned();
-		Position delivered = this.runtime.reader.delivered();
-		boolean phaseChanged = this.runtime.checkpointSoon;
-		this.runtime.checkpointSoon = false;
+		boolean positioned = this.runtime.reader().isPositioned();
+		Position delivered = this.runtime.reader().delivered();
+		boolean phaseChanged = this.runtime.takeCheckpointRequest();
 		for (TableRuntime table : this.runtime.tables()) {
 			if (this.runtime.leadershipLost()) {
 				// Another instance leads: apply nothing more and leave the checkpoints to it.
 				return;
 			}
-			if (!table.isActive() || table.activeSince > activations) {
+			if (!table.isActive() || table.intake.activatedAfter(activations)) {
 				continue;
 			}
-			Position handed = table.delivered(delivered);
+			Position handed = table.intake.delivered(delivered);
 			if (handed == delivered) {
-				table.replayedUntil = null;
+				table.intake.replayPassed();
 			}
-			Copier copier = table.copier;
+			Copier copier = table.wiring.copier();
 			boolean copyDone = copier == null || copier.isDone();
-			BufferedSubscription buffer = table.subscription;
+			BufferedSubscription buffer = table.wiring.subscription();
 			SubscriptionCounters pressure = buffer.counters();
 			table.timeline.observeParks(pressure.parks(), pressure.parkedMillis(), System.nanoTime());
 			Drain drain;
@@ -106,24 +105,19 @@ final class CatchUpLoop {
 				}
 				// Under the lock, so a pause cannot empty the buffer between this read and the confirm.
 				oldestPending = buffer.oldestPending();
-				table.confirmed = Position.min(handed, oldestPending);
+				table.confirm(Position.min(handed, oldestPending));
 			}
 			finally {
 				table.flushLock.unlock();
 			}
-			Pipeline.ConfirmObserver observer = this.runtime.confirmObserver;
+			Pipeline.ConfirmObserver observer = this.runtime.confirmObserver();
 			if (observer != null) {
-				observer.confirmed(table.mapping.source(), handed, oldestPending, table.confirmed);
+				observer.confirmed(table.mapping.source(), handed, oldestPending, table.confirmed());
 			}
 			phaseChanged |= advancePhase(table, copyDone, drain.deferred(), positioned, handed);
 		}
 		refreshHead();
-		if (!early) {
-			this.runtime.fullCycles++;
-		}
-		if (positioned) {
-			this.runtime.positionedCycles++;
-		}
+		this.runtime.cycleEnded(!early, positioned);
 		saveCheckpoints(phaseChanged);
 	}
 
@@ -133,48 +127,41 @@ final class CatchUpLoop {
 		// they are applied after them, run after run, one statement at a time.
 		OrderedReplay inOrder = new OrderedReplay(drain.runs());
 		boolean mergedApplied = false;
-		Pipeline.ApplyObserver observer = this.runtime.applyObserver;
+		Pipeline.ApplyObserver observer = this.runtime.applyObserver();
 		if (observer != null) {
 			observer.beforeApply(table.mapping.source(), drain.size());
 		}
 		try {
 			List<Object[]> upserts = drain.upserts().stream().map(BufferedSubscription.Entry::image).toList();
 			List<Object[]> deletes = drain.deletes().stream().map((entry) -> entry.key().values()).toList();
-			SinkApplier sink = table.sink;
+			SinkApplier sink = table.wiring.sink();
 			if (sink != null) {
 				sink.apply(upserts, drain.upserts().stream()
 					.map((entry) -> new ChangeOrigin(entry.resumeFrom(), entry.sourceMillis()))
 					.toList(), deletes, delivered);
 			}
 			else {
-				Applier merged = (table.writer != null) ? table.writer : table.applier;
+				Applier merged = (table.wiring.writer() != null) ? table.wiring.writer() : table.wiring.applier();
 				merged.apply(upserts, deletes, delivered);
 			}
 			mergedApplied = true;
-			inOrder.applyTo(table.applier);
-			table.changesApplied += drain.size();
+			inOrder.applyTo(table.wiring.applier());
 			table.recordFlush(drain.size(), started);
-			table.failureStreak.succeeded();
-			if (table.lastError != null && table.phase() != Phase.FAILED) {
-				table.lastError = null;
-			}
 		}
 		catch (ApplyException ex) {
 			if (!mergedApplied) {
 				List<BufferedSubscription.Entry> failed = new ArrayList<>(drain.deletes());
 				failed.addAll(drain.upserts());
-				table.subscription.requeue(failed);
+				table.wiring.subscription().requeue(failed);
 			}
-			table.subscription.requeueAtFront(inOrder.remaining());
+			table.wiring.subscription().requeueAtFront(inOrder.remaining());
 			int applied = (mergedApplied ? drain.mergedSize() : 0) + inOrder.applied();
-			table.changesApplied += applied;
-			table.recordFailedFlush(applied, started, ex.getMessage());
-			table.lastError = ex.getMessage();
-			PermanentFailure permanent = (table.writer != null) ? PermanentFailure.of(ex) : null;
+			boolean sameEachTime = table.recordFailedFlush(applied, started, ex);
+			PermanentFailure permanent = (table.wiring.writer() != null) ? PermanentFailure.of(ex) : null;
 			if (permanent != null || ex instanceof SinkRefusedException) {
 				// Retrying cannot help; the other tables go on, and this one keeps its checkpoint.
 				table.fail(ex.getMessage() + ((permanent != null) ? ". " + permanent.advice() : ""));
-				logger.error("Table {} stopped: {}", table.mapping.source(), table.lastError);
+				logger.error("Table {} stopped: {}", table.mapping.source(), table.lastError());
 			}
 			else if (this.runtime.leadershipLost()) {
 				logger.debug("Flush of {} refused: {}", table.mapping.source(), ex.getMessage());
@@ -183,11 +170,11 @@ final class CatchUpLoop {
 				// The failure itself was logged when the listener threw; do not repeat it every cycle.
 				logger.debug("Flush of {} waits: {}", table.mapping.source(), ex.getMessage());
 			}
-			else if (table.writer != null && table.failureStreak.failed(ex, System.nanoTime())) {
-				table.fail("Every flush failed with the same error " + table.failureStreak.count() + " times in a row "
+			else if (table.wiring.writer() != null && sameEachTime) {
+				table.fail("Every flush failed with the same error " + table.sameFailures() + " times in a row "
 						+ "over " + FailureStreak.SPAN.toSeconds() + " s or more, so retrying does not cure it: "
 						+ ex.getMessage() + ". Fix the cause on the target, then restart the table");
-				logger.error("Table {} stopped: {}", table.mapping.source(), table.lastError);
+				logger.error("Table {} stopped: {}", table.mapping.source(), table.lastError());
 			}
 			else {
 				logger.warn("Flush of {} failed, will retry: {}", table.mapping.source(), ex.getMessage());
@@ -197,18 +184,18 @@ final class CatchUpLoop {
 
 	private boolean advancePhase(TableRuntime table, boolean copyDone, int deferred, boolean positioned,
 			Position delivered) {
-		if (table.phase() == Phase.SNAPSHOTTING && copyDone && table.copier != null && table.copier.isDone()) {
-			table.snapshotDone = true;
-			table.subscription.endCopyPhase();
+		Copier copier = table.wiring.copier();
+		if (table.phase() == Phase.SNAPSHOTTING && copyDone && copier != null && copier.isDone()) {
+			Position head;
 			try {
-				table.catchUpTarget = SourceQueries.headFileOffset(this.runtime.source);
+				head = SourceQueries.headFileOffset(this.runtime.source);
 			}
 			catch (SQLException ex) {
-				table.catchUpTarget = delivered;
+				head = delivered;
 			}
-			table.enter(Phase.CATCHING_UP);
+			table.copyFinished(head);
 			logger.info("Table {} snapshot done ({} rows); catching up to {}", table.mapping.source(),
-					table.copier.rowsCopied(), table.catchUpTarget);
+					copier.rowsCopied(), head);
 			if (this.runtime.settings.checksum().enabled() && !table.mapping.hasSink()) {
 				this.checksums.start(table);
 			}
@@ -217,7 +204,7 @@ final class CatchUpLoop {
 		// Caught up once the reader has passed the head seen when catching up began and no change
 		// waits on the copy; changes arriving meanwhile are ordinary streaming.
 		if (table.phase() == Phase.CATCHING_UP && deferred == 0 && positioned
-				&& delivered.compareTo(table.catchUpTarget) >= 0) {
+				&& delivered.compareTo(table.catchUpTarget()) >= 0) {
 			table.enter(Phase.STREAMING);
 			logger.info("Table {} is streaming", table.mapping.source());
 			return true;
@@ -232,7 +219,7 @@ final class CatchUpLoop {
 		}
 		this.headReadNanos = now;
 		try {
-			this.runtime.sourceHead = SourceQueries.headFileOffset(this.runtime.source);
+			this.runtime.headRead(SourceQueries.headFileOffset(this.runtime.source));
 		}
 		catch (SQLException ex) {
 			logger.debug("Cannot read the source head for lag", ex);
@@ -255,11 +242,13 @@ final class CatchUpLoop {
 		List<TableRuntime> saved = new ArrayList<>();
 		Instant at = Instant.now();
 		for (TableRuntime table : this.runtime.tables()) {
-			if (table.confirmed != null && table.phase() != Phase.FAILED && !table.held) {
-				Copier copier = table.copier;
-				Object[] copiedUpTo = (!table.snapshotDone && copier != null) ? copier.copiedUpTo() : null;
-				rows.add(new TableCheckpoint(table.mapping.source(), table.mapping.target(), table.snapshotDone,
-						table.confirmed, copiedUpTo, at));
+			Position confirmed = table.confirmed();
+			if (confirmed != null && table.phase() != Phase.FAILED && !table.intake.isHeld()) {
+				Copier copier = table.wiring.copier();
+				boolean snapshotDone = table.snapshotDone();
+				Object[] copiedUpTo = (!snapshotDone && copier != null) ? copier.copiedUpTo() : null;
+				rows.add(new TableCheckpoint(table.mapping.source(), table.mapping.target(), snapshotDone, confirmed,
+						copiedUpTo, at));
 				saved.add(table);
 			}
 		}
@@ -268,16 +257,15 @@ final class CatchUpLoop {
 			this.lastCheckpointNanos = now;
 			for (int i = 0; i < rows.size(); i++) {
 				TableCheckpoint row = rows.get(i);
-				saved.get(i).lastCheckpoint = new TableDetail.Checkpoint(row.position().toString(),
-						row.snapshotDone(), at);
+				saved.get(i).checkpointSaved(new TableDetail.Checkpoint(row.position().toString(),
+						row.snapshotDone(), at));
 			}
 			if (!rows.isEmpty()) {
-				this.runtime.checkpointWrites++;
+				this.runtime.checkpointWritten();
 			}
 		}
 		catch (RuntimeException ex) {
-			this.runtime.checkpointFailures++;
-			this.runtime.lastError = ex.getMessage();
+			this.runtime.checkpointFailed(ex.getMessage());
 			logger.warn("Checkpoint write failed, will retry: {}", ex.getMessage());
 		}
 	}

@@ -48,9 +48,9 @@ final class ChecksumRuns {
 			throw new IllegalStateException("Table " + id + " has no target table to compare with: its changes "
 					+ "go to " + table.mapping.target());
 		}
-		if (this.runtime.state != PipelineStatus.State.RUNNING || !table.isActive() || !table.snapshotDone) {
+		if (this.runtime.state() != PipelineStatus.State.RUNNING || !table.isActive() || !table.snapshotDone()) {
 			throw new IllegalStateException("Table " + id + " cannot be compared now: the pipeline is "
-					+ this.runtime.state + " and the table " + table.phase() + "; a checksum needs a running pipeline "
+					+ this.runtime.state() + " and the table " + table.phase() + "; a checksum needs a running pipeline "
 					+ "and a table that is catching up or streaming");
 		}
 		return start(table);
@@ -62,18 +62,15 @@ final class ChecksumRuns {
 	 * queued to follow it; the status keeps showing the running pass until the next one starts.
 	 */
 	synchronized CompletableFuture<TableStatus.Checksum> start(TableRuntime table) {
-		CompletableFuture<TableStatus.Checksum> queued = table.checksumQueued;
+		CompletableFuture<TableStatus.Checksum> queued = table.checksumQueued();
 		if (queued != null) {
 			return queued;
 		}
 		ChecksumProgress progress = new ChecksumProgress();
 		CompletableFuture<TableStatus.Checksum> done = new CompletableFuture<>();
-		table.checksumQueued = done;
-		if (table.checksum == null || table.checksum.isFinished()) {
-			table.checksum = progress;
-		}
+		table.queueChecksum(progress, done);
 		if (!this.thread.submit(() -> run(table, progress, done))) {
-			table.checksumQueued = null;
+			table.checksumStarted(null);
 			progress.fail("The pipeline is stopping");
 			done.completeExceptionally(new IllegalStateException("The pipeline is stopping"));
 		}
@@ -82,20 +79,19 @@ final class ChecksumRuns {
 
 	/** Marks a queued pass as started: a request from now on queues the next one. */
 	private synchronized void begin(TableRuntime table, ChecksumProgress progress) {
-		table.checksumQueued = null;
-		table.checksum = progress;
+		table.checksumStarted(progress);
 	}
 
 	private void run(TableRuntime table, ChecksumProgress progress, CompletableFuture<TableStatus.Checksum> done) {
 		begin(table, progress);
 		try {
-			TableLayout layout = table.layout;
+			TableLayout layout = table.wiring.layout();
 			TableChecksum pass = new TableChecksum(this.runtime.source, this.runtime.target, layout,
 					table.mapping.target(), comparedTypes(layout, table.mapping.target()),
 					this.runtime.settings.checksum(), (head) -> awaitApplied(table, head),
 					(range) -> recopy(table, range), progress);
 			// A table copied again meanwhile is compared by the pass that follows its new snapshot.
-			pass.run(() -> this.runtime.stopRequested || !table.isActive() || table.phase() == Phase.SNAPSHOTTING);
+			pass.run(() -> this.runtime.stopRequested() || !table.isActive() || table.phase() == Phase.SNAPSHOTTING);
 			TableStatus.Checksum result = progress.snapshot();
 			table.timeline.add(TableEvent.Kind.CHECKSUM, describe(result), null);
 			done.complete(result);
@@ -149,14 +145,14 @@ final class ChecksumRuns {
 	private void awaitApplied(TableRuntime table, Position head) throws InterruptedException {
 		this.runtime.wake();
 		while (true) {
-			if (this.runtime.stopRequested || this.runtime.state != PipelineStatus.State.RUNNING) {
-				throw new IllegalStateException("The pipeline is " + this.runtime.state);
+			if (this.runtime.stopRequested() || this.runtime.state() != PipelineStatus.State.RUNNING) {
+				throw new IllegalStateException("The pipeline is " + this.runtime.state());
 			}
 			if (!table.isActive()) {
 				throw new IllegalStateException("Table " + table.mapping.source() + " is " + table.phase());
 			}
-			Position confirmed = table.confirmed;
-			if (this.runtime.positionedCycles > 0 && confirmed != null && confirmed.compareTo(head) >= 0) {
+			Position confirmed = table.confirmed();
+			if (this.runtime.positionedCycles() > 0 && confirmed != null && confirmed.compareTo(head) >= 0) {
 				return;
 			}
 			Thread.sleep(10);
@@ -172,11 +168,11 @@ final class ChecksumRuns {
 	private void recopy(TableRuntime table, KeyRange range) throws SQLException {
 		table.flushLock.lock();
 		try {
-			JdbcReplaceApplier applier = table.statements;
+			JdbcReplaceApplier applier = table.wiring.statements();
 			if (applier == null) {
 				throw new IllegalStateException("Table " + table.mapping.source() + " has no target table to repair");
 			}
-			new RangeCopy(this.runtime.source, table.layout, applier, applier::keysIn).copy(range);
+			new RangeCopy(this.runtime.source, table.wiring.layout(), applier, applier::keysIn).copy(range);
 		}
 		finally {
 			table.flushLock.unlock();

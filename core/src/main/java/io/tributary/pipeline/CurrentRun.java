@@ -46,26 +46,26 @@ final class CurrentRun {
 
 	void observeChunks(Copier.ChunkObserver observer) {
 		this.chunkObserver = observer;
-		this.run.runtime.chunkObserver = observer;
+		this.run.runtime.observeChunks(observer);
 	}
 
 	void observeConfirms(Pipeline.ConfirmObserver observer) {
 		this.confirmObserver = observer;
-		this.run.runtime.confirmObserver = observer;
+		this.run.runtime.observeConfirms(observer);
 	}
 
 	void observeApplies(Pipeline.ApplyObserver observer) {
 		this.applyObserver = observer;
-		this.run.runtime.applyObserver = observer;
+		this.run.runtime.observeApplies(observer);
 	}
 
 	/** Builds the parts of a run whose writes prove {@code fence}. */
 	ReplicationRun newRun(TargetFence fence) {
 		ReplicationRun next = new ReplicationRun(this.settings, this.source, this.target, this.checkpoints, fence);
-		next.runtime.chunkObserver = this.chunkObserver;
-		next.runtime.confirmObserver = this.confirmObserver;
-		next.runtime.applyObserver = this.applyObserver;
-		next.runtime.startedAt = this.startedAt;
+		next.runtime.observeChunks(this.chunkObserver);
+		next.runtime.observeConfirms(this.confirmObserver);
+		next.runtime.observeApplies(this.applyObserver);
+		next.runtime.startedAt(this.startedAt);
 		return next;
 	}
 
@@ -73,7 +73,7 @@ final class CurrentRun {
 	void publish(ReplicationRun next) {
 		this.run = next;
 		if (this.stopping) {
-			next.runtime.stopRequested = true;
+			next.runtime.requestStop();
 		}
 	}
 
@@ -85,7 +85,7 @@ final class CurrentRun {
 	ReplicationRun startAt(Instant at) {
 		this.startedAt = at;
 		ReplicationRun current = this.run;
-		current.runtime.startedAt = at;
+		current.runtime.startedAt(at);
 		return current;
 	}
 

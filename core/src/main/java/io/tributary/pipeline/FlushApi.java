@@ -43,7 +43,7 @@ final class FlushApi {
 	 */
 	private void awaitConfirmed(Position head, Predicate<TableRuntime> which, Duration timeout, boolean drive)
 			throws TimeoutException, InterruptedException {
-		long cyclesBefore = this.runtime.positionedCycles;
+		long cyclesBefore = this.runtime.positionedCycles();
 		this.runtime.wake();
 		long deadline = System.nanoTime() + timeout.toNanos();
 		while (true) {
@@ -54,14 +54,14 @@ final class FlushApi {
 				.toList();
 			boolean snapshotting = selected.stream().anyMatch((t) -> t.phase() == Phase.SNAPSHOTTING);
 			boolean confirmed = selected.stream()
-				.allMatch((t) -> t.confirmed != null && t.confirmed.compareTo(head) >= 0);
-			if (!snapshotting && this.runtime.positionedCycles > cyclesBefore + 1 && confirmed) {
+				.allMatch((t) -> t.confirmed() != null && t.confirmed().compareTo(head) >= 0);
+			if (!snapshotting && this.runtime.positionedCycles() > cyclesBefore + 1 && confirmed) {
 				return;
 			}
-			PipelineStatus.State state = this.runtime.state;
+			PipelineStatus.State state = this.runtime.state();
 			if (state == PipelineStatus.State.FAILED || state == PipelineStatus.State.STOPPED
 					|| state == PipelineStatus.State.STANDBY) {
-				throw new IllegalStateException("Pipeline is " + state + ": " + this.runtime.lastError);
+				throw new IllegalStateException("Pipeline is " + state + ": " + this.runtime.lastError());
 			}
 			if (System.nanoTime() > deadline) {
 				throw new TimeoutException(
@@ -77,9 +77,9 @@ final class FlushApi {
 	/** See {@link Pipeline#flush(Duration)}. */
 	void flush(Duration timeout) throws TimeoutException, InterruptedException {
 		// The second full cycle from now started after this call: it took everything buffered now.
-		long wanted = this.runtime.fullCycles + 2;
+		long wanted = this.runtime.fullCycles() + 2;
 		long deadline = System.nanoTime() + timeout.toNanos();
-		while (this.runtime.fullCycles < wanted) {
+		while (this.runtime.fullCycles() < wanted) {
 			this.runtime.requireRunning("flush");
 			if (System.nanoTime() > deadline) {
 				throw new TimeoutException("No flush completed within " + timeout);
@@ -101,11 +101,11 @@ final class FlushApi {
 
 	/** See {@link Pipeline#allChangesFlushed()}. */
 	boolean allChangesFlushed() {
-		Position delivered = this.runtime.reader.delivered();
+		Position delivered = this.runtime.reader().delivered();
 		return this.runtime.tables()
 			.stream()
 			.filter((t) -> t.phase() != Phase.FAILED && t.phase() != Phase.PAUSED)
-			.map((t) -> t.status(delivered, this.runtime.reader.rowEvents(t.mapping.source())))
+			.map((t) -> t.status(delivered, this.runtime.reader().rowEvents(t.mapping.source())))
 			.allMatch(TableStatus::allChangesFlushed);
 	}
 

@@ -38,8 +38,7 @@ final class LeaderLoop {
 		String lastLoss = null;
 		while (!this.runs.stopping()) {
 			ReplicationRun standby = this.runs.newRun(TargetFence.NONE);
-			standby.runtime.state = PipelineStatus.State.STANDBY;
-			standby.runtime.lastError = lastLoss;
+			standby.runtime.standby(lastLoss);
 			this.runs.publish(standby);
 			if (lastLoss != null) {
 				this.leadership.standBack();
@@ -49,7 +48,7 @@ final class LeaderLoop {
 				break;
 			}
 			ReplicationRun run = this.runs.newRun(term);
-			run.runtime.state = PipelineStatus.State.STARTING;
+			run.runtime.moveTo(PipelineStatus.State.STARTING);
 			this.runs.publish(run);
 			term.onLoss(run.runtime::wake);
 			if (run.run() != ReplicationRun.End.LOST) {
@@ -57,9 +56,9 @@ final class LeaderLoop {
 				term.close();
 				return;
 			}
-			lastLoss = run.runtime.lastError;
+			lastLoss = run.runtime.lastError();
 		}
-		this.runs.get().runtime.state = PipelineStatus.State.STOPPED;
+		this.runs.get().runtime.moveTo(PipelineStatus.State.STOPPED);
 	}
 
 }

@@ -119,7 +119,7 @@ public final class Pipeline implements AutoCloseable {
 			throw new IllegalStateException("Pipeline " + this.settings.name() + " was already started");
 		}
 		ReplicationRun run = this.runs.startAt(Instant.now());
-		run.runtime.state = (this.leadership != null) ? PipelineStatus.State.STANDBY : PipelineStatus.State.STARTING;
+		run.runtime.moveTo((this.leadership != null) ? PipelineStatus.State.STANDBY : PipelineStatus.State.STARTING);
 		Runnable body = (this.leadership != null) ? new LeaderLoop(this.runs, this.leadership)::run : run::run;
 		this.controlThread = new Thread(body, "tributary-pipeline-" + this.settings.name());
 		this.controlThread.setDaemon(true);
@@ -307,7 +307,7 @@ public final class Pipeline implements AutoCloseable {
 	 */
 	public TableDetail detail(TableId table) {
 		PipelineRuntime run = current().runtime;
-		BinlogChangeSource reader = run.reader;
+		BinlogChangeSource reader = run.reader();
 		return run.requireTable(table).detail(reader.delivered(), reader.rowEvents(table));
 	}
 
@@ -317,7 +317,7 @@ public final class Pipeline implements AutoCloseable {
 		if (this.leadership == null) {
 			return run.status(null, this.runs.startedAt(), null);
 		}
-		String error = (run.runtime.state == PipelineStatus.State.STANDBY) ? this.leadership.lastError() : null;
+		String error = (run.runtime.state() == PipelineStatus.State.STANDBY) ? this.leadership.lastError() : null;
 		return run.status(LeaderLoop.describe(this.leadership, run), this.runs.startedAt(), error);
 	}
 
@@ -346,14 +346,12 @@ public final class Pipeline implements AutoCloseable {
 			this.runs.stop();
 		}
 		PipelineRuntime run = current().runtime;
-		run.stopDeadlineNanos = System.nanoTime() + timeout.toNanos();
-		run.state = PipelineStatus.State.STOPPING;
-		run.stopRequested = true;
+		run.stopBy(System.nanoTime() + timeout.toNanos());
 		run.wake();
 		if (this.leadership != null) {
 			this.leadership.wake();
 		}
-		if (run.reader.delivered() == null) {
+		if (run.reader().delivered() == null) {
 			// Still preparing, possibly blocked on a connection attempt: nothing to flush yet.
 			thread.interrupt();
 		}

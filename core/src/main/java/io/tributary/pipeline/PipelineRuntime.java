@@ -5,7 +5,7 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import javax.sql.DataSource;
 
@@ -25,7 +25,8 @@ import io.tributary.status.TableStatus.Phase;
 /**
  * What the parts of one pipeline share: its settings and connections, its tables, the binlog
  * reader, the state the control thread publishes, and the signal that wakes the catch-up loop.
- * Fields written by one thread and read by others are volatile.
+ * It owns that state: the other parts change it through the named methods below. Fields written
+ * by one thread and read by others are volatile.
  */
 final class PipelineRuntime {
 
@@ -47,75 +48,69 @@ final class PipelineRuntime {
 
 	private final Map<TableId, TableRuntime> tables = new LinkedHashMap<>();
 
-	private final Object signal = new Object();
+	private final CycleSignal signal;
 
-	/** Set by {@link #wake()}, cleared by the wait it ends; guarded by {@link #signal}. */
-	private boolean woken;
+	/** Set once by the run's constructor, before any thread starts. */
+	private BinlogChangeSource reader;
 
-	/**
-	 * Set by {@link #readerIdle()}, cleared by the wait it ends; written under {@link #signal},
-	 * read without it by the reader to skip the lock while a flush is already due.
-	 */
-	private volatile boolean idle;
+	private volatile PipelineStatus.State state = PipelineStatus.State.STOPPED;
 
-	/** Set once by the pipeline's constructor, before any thread starts. */
-	BinlogChangeSource reader;
-
-	volatile PipelineStatus.State state = PipelineStatus.State.STOPPED;
-
-	volatile boolean stopRequested;
+	private volatile boolean stopRequested;
 
 	/**
 	 * When a graceful stop must be done ({@link System#nanoTime()}): the copy and checksum in
 	 * progress get until shortly before it to end, so the final flush and checkpoint fit in.
 	 */
-	volatile long stopDeadlineNanos = Long.MAX_VALUE;
+	private volatile long stopDeadlineNanos = Long.MAX_VALUE;
 
-	volatile String lastError;
+	private volatile String lastError;
 
-	volatile Instant startedAt;
+	private volatile Instant startedAt;
 
 	/**
 	 * When the first of the failed attempts to prepare in a row happened; {@code null} before any
 	 * failure and once an attempt succeeds. Tells how long a starting pipeline has been stuck.
 	 */
-	volatile Instant preparingFailedSince;
+	private volatile Instant preparingFailedSince;
 
-	volatile ServerInfo server;
+	private volatile ServerInfo server;
 
 	/** Cycles that took everything they could: at the interval or on request, not early ones. */
-	volatile long fullCycles;
+	private volatile long fullCycles;
 
 	/** Checkpoint writes that succeeded and failed; written by the control thread only. */
-	volatile long checkpointWrites;
+	private volatile long checkpointWrites;
 
-	volatile long checkpointFailures;
+	private volatile long checkpointFailures;
 
 	/** Cycles that read the delivered position after the reader knew its place in the binlog. */
-	volatile long positionedCycles;
+	private volatile long positionedCycles;
 
 	/**
 	 * The source's binlog head, refreshed by the catch-up loop about once a second. Read as file and
 	 * offset only: on MariaDB the GTID list at the head costs a read of the binlog file up to it,
 	 * which grows with the file, and comparisons need only the offset.
 	 */
-	volatile Position sourceHead;
+	private volatile Position sourceHead;
 
 	/**
 	 * Counts the times a table became active again after an action. A cycle reads it before the
 	 * delivered position and leaves out tables activated after that read, whose changes the
 	 * delivered position it read may not cover.
 	 */
-	volatile long activations;
+	private volatile long activations;
 
-	/** Asks the next cycle to write the checkpoints whatever the interval, after an action. */
-	volatile boolean checkpointSoon;
+	/**
+	 * Asks the next cycle to write the checkpoints whatever the interval, after an action; set by
+	 * actions and taken by the cycle in one step, so no request is lost between its read and clear.
+	 */
+	private final AtomicBoolean checkpointSoon = new AtomicBoolean();
 
-	volatile Copier.ChunkObserver chunkObserver;
+	private volatile Copier.ChunkObserver chunkObserver;
 
-	volatile Pipeline.ConfirmObserver confirmObserver;
+	private volatile Pipeline.ConfirmObserver confirmObserver;
 
-	volatile Pipeline.ApplyObserver applyObserver;
+	private volatile Pipeline.ApplyObserver applyObserver;
 
 	PipelineRuntime(PipelineSettings settings, DataSource source, DataSource target, CheckpointStore checkpoints,
 			TargetFence fence) {
@@ -125,6 +120,7 @@ final class PipelineRuntime {
 		this.fence = fence;
 		this.checkpoints = fence.active() ? checkpoints.fencedBy(fence) : checkpoints;
 		this.applyWorkers = new ApplyWorkers(settings.name(), settings.applyConcurrency());
+		this.signal = new CycleSignal(settings.flushWhenIdle());
 		for (TableMapping mapping : settings.tables()) {
 			// In listener mode every table without a sink of its own goes to the listener.
 			TableSink sink = mapping.hasSink() ? mapping.sink()
@@ -136,6 +132,181 @@ final class PipelineRuntime {
 	/** Returns the next value of {@link #activations}, for a table becoming active now. */
 	synchronized long nextActivation() {
 		return ++this.activations;
+	}
+
+	long activations() {
+		return this.activations;
+	}
+
+	/** Sets the binlog reader, once, before any thread starts. */
+	void readWith(BinlogChangeSource binlogReader) {
+		if (this.reader != null) {
+			throw new IllegalStateException("The run has its reader already");
+		}
+		this.reader = binlogReader;
+	}
+
+	BinlogChangeSource reader() {
+		return this.reader;
+	}
+
+	// The pipeline's state.
+
+	PipelineStatus.State state() {
+		return this.state;
+	}
+
+	void moveTo(PipelineStatus.State next) {
+		this.state = next;
+	}
+
+	/** Ends the run with an error. */
+	void fail(String error) {
+		this.lastError = error;
+		this.state = PipelineStatus.State.FAILED;
+	}
+
+	/** Waits for leadership, having lost it or not had it ({@code reason} null). */
+	void standby(String reason) {
+		this.lastError = reason;
+		this.state = PipelineStatus.State.STANDBY;
+	}
+
+	/** Asks for a graceful stop that must be done by {@code deadlineNanos}. */
+	void stopBy(long deadlineNanos) {
+		this.stopDeadlineNanos = deadlineNanos;
+		this.state = PipelineStatus.State.STOPPING;
+		this.stopRequested = true;
+	}
+
+	/** Asks the run to stop, without a deadline or a change of state. */
+	void requestStop() {
+		this.stopRequested = true;
+	}
+
+	boolean stopRequested() {
+		return this.stopRequested;
+	}
+
+	String lastError() {
+		return this.lastError;
+	}
+
+	Instant startedAt() {
+		return this.startedAt;
+	}
+
+	void startedAt(Instant at) {
+		this.startedAt = at;
+	}
+
+	// Startup.
+
+	/** Notes a failed attempt to prepare, and why. */
+	void preparingFailed(String error) {
+		if (this.preparingFailedSince == null) {
+			this.preparingFailedSince = Instant.now();
+		}
+		this.lastError = error;
+	}
+
+	/** Notes that preparing succeeded: the errors of earlier attempts are history. */
+	void prepared() {
+		this.preparingFailedSince = null;
+		this.lastError = null;
+	}
+
+	Instant preparingFailedSince() {
+		return this.preparingFailedSince;
+	}
+
+	void serverFound(ServerInfo info) {
+		this.server = info;
+	}
+
+	ServerInfo server() {
+		return this.server;
+	}
+
+	// The catch-up loop's counters and requests.
+
+	/** Counts a finished cycle: {@code full} when it took everything, {@code positioned} when the reader knew its place. */
+	void cycleEnded(boolean full, boolean positioned) {
+		if (full) {
+			this.fullCycles++;
+		}
+		if (positioned) {
+			this.positionedCycles++;
+		}
+	}
+
+	long fullCycles() {
+		return this.fullCycles;
+	}
+
+	long positionedCycles() {
+		return this.positionedCycles;
+	}
+
+	void checkpointWritten() {
+		this.checkpointWrites++;
+	}
+
+	void checkpointFailed(String error) {
+		this.checkpointFailures++;
+		this.lastError = error;
+	}
+
+	long checkpointWrites() {
+		return this.checkpointWrites;
+	}
+
+	long checkpointFailures() {
+		return this.checkpointFailures;
+	}
+
+	void headRead(Position head) {
+		this.sourceHead = head;
+	}
+
+	Position sourceHead() {
+		return this.sourceHead;
+	}
+
+	/** Asks the next cycle to write the checkpoints whatever the interval. */
+	void requestCheckpoint() {
+		this.checkpointSoon.set(true);
+	}
+
+	/** Returns whether a checkpoint was asked for since the last call, and clears the request. */
+	boolean takeCheckpointRequest() {
+		return this.checkpointSoon.getAndSet(false);
+	}
+
+	// Observers of tests and tools.
+
+	void observeChunks(Copier.ChunkObserver observer) {
+		this.chunkObserver = observer;
+	}
+
+	void observeConfirms(Pipeline.ConfirmObserver observer) {
+		this.confirmObserver = observer;
+	}
+
+	void observeApplies(Pipeline.ApplyObserver observer) {
+		this.applyObserver = observer;
+	}
+
+	Copier.ChunkObserver chunkObserver() {
+		return this.chunkObserver;
+	}
+
+	Pipeline.ConfirmObserver confirmObserver() {
+		return this.confirmObserver;
+	}
+
+	Pipeline.ApplyObserver applyObserver() {
+		return this.applyObserver;
 	}
 
 	/** Returns the table replicated from {@code id}, or {@code null} when it is not configured. */
@@ -164,8 +335,8 @@ final class PipelineRuntime {
 	Position confirmed() {
 		Position oldest = null;
 		for (TableRuntime table : this.tables.values()) {
-			if (table.phase() != Phase.FAILED && table.confirmed != null) {
-				oldest = Position.min(oldest, table.confirmed);
+			if (table.phase() != Phase.FAILED && table.confirmed() != null) {
+				oldest = Position.min(oldest, table.confirmed());
 			}
 		}
 		return oldest;
@@ -177,53 +348,17 @@ final class PipelineRuntime {
 	 * @return whether {@link #wake()} ended the wait: someone asked for a flush of everything
 	 */
 	boolean awaitSignal(Duration timeout) {
-		synchronized (this.signal) {
-			if (this.stopRequested) {
-				return false;
-			}
-			boolean asked;
-			try {
-				long deadline = System.nanoTime() + timeout.toNanos();
-				while (!this.woken && !this.idle && !this.stopRequested) {
-					long left = deadline - System.nanoTime();
-					if (left <= 0) {
-						break;
-					}
-					TimeUnit.NANOSECONDS.timedWait(this.signal, left);
-				}
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				this.stopRequested = true;
-			}
-			asked = this.woken;
-			this.woken = false;
-			this.idle = false;
-			return asked;
-		}
+		return this.signal.await(timeout, () -> this.stopRequested, () -> this.stopRequested = true);
 	}
 
 	/** Starts the next catch-up cycle now rather than at the flush interval. */
 	void wake() {
-		synchronized (this.signal) {
-			this.woken = true;
-			this.signal.notifyAll();
-		}
+		this.signal.wake();
 	}
 
-	/**
-	 * The reader has read everything the source sent: with {@code cdc.flush.when-idle}, an early
-	 * cycle applies what is buffered now. Called by the reader after each transaction it has nothing
-	 * to follow; cheap while a cycle is already due.
-	 */
+	/** The reader has read everything the source sent; see {@link CycleSignal#readerIdle()}. */
 	void readerIdle() {
-		if (this.idle || !this.settings.flushWhenIdle()) {
-			return;
-		}
-		synchronized (this.signal) {
-			this.idle = true;
-			this.signal.notifyAll();
-		}
+		this.signal.readerIdle();
 	}
 
 	/**

@@ -61,7 +61,7 @@ final class ReplicationRun {
 	ReplicationRun(PipelineSettings settings, DataSource source, DataSource target, CheckpointStore checkpoints,
 			TargetFence fence) {
 		this.runtime = new PipelineRuntime(settings, source, target, checkpoints, fence);
-		this.runtime.reader = new BinlogChangeSource(settings.source(), new SourceEvents(this.runtime));
+		this.runtime.readWith(new BinlogChangeSource(settings.source(), new SourceEvents(this.runtime)));
 		TableSetup tableSetup = new TableSetup(this.runtime);
 		this.startup = new Startup(this.runtime, tableSetup);
 		this.checksums = new ChecksumRuns(this.runtime);
@@ -80,18 +80,18 @@ final class ReplicationRun {
 				return abandon();
 			}
 			if (from == null) {
-				run.state = PipelineStatus.State.STOPPED;
+				run.moveTo(PipelineStatus.State.STOPPED);
 				stopThreadsNow();
 				return End.STOPPED;
 			}
-			run.reader.start(from);
-			run.tables().stream().filter((t) -> t.phase() == Phase.SNAPSHOTTING && t.copier != null)
+			run.reader().start(from);
+			run.tables().stream().filter((t) -> t.phase() == Phase.SNAPSHOTTING && t.wiring.copier() != null)
 				.forEach(this.snapshots::submit);
-			run.state = PipelineStatus.State.RUNNING;
+			run.moveTo(PipelineStatus.State.RUNNING);
 			long interval = run.settings.flushInterval().toNanos();
 			long nextFull = System.nanoTime();
 			boolean asked = true;
-			while (!run.stopRequested && !run.leadershipLost()) {
+			while (!run.stopRequested() && !run.leadershipLost()) {
 				// A cycle at the interval or on request takes everything; one because the reader is
 				// idle leaves keys changed again since they were written for the next full one.
 				boolean full = asked || System.nanoTime() - nextFull >= 0;
@@ -107,13 +107,13 @@ final class ReplicationRun {
 			this.snapshots.stop();
 			this.checksums.stop();
 			// A reader waiting for buffer room keeps its change and ends; nothing is dropped.
-			run.tables().stream().map((t) -> t.subscription).filter((b) -> b != null)
+			run.tables().stream().map((t) -> t.wiring.subscription()).filter((b) -> b != null)
 				.forEach(BufferedSubscription::close);
-			run.reader.close();
+			run.reader().close();
 			this.loop.cycle();
 			this.loop.saveCheckpoints(true);
 			run.applyWorkers.close();
-			run.state = PipelineStatus.State.STOPPED;
+			run.moveTo(PipelineStatus.State.STOPPED);
 			Position confirmed = run.confirmed();
 			if (confirmed != null) {
 				logger.info("Pipeline {} stopped at {}", run.settings.name(), confirmed);
@@ -128,11 +128,10 @@ final class ReplicationRun {
 			if (run.leadershipLost()) {
 				return abandon();
 			}
-			run.lastError = ex.getMessage();
-			run.state = PipelineStatus.State.FAILED;
+			run.fail(ex.getMessage());
 			logger.error("Pipeline {} failed", run.settings.name(), ex);
 			stopThreadsNow();
-			run.reader.close();
+			run.reader().close();
 			return End.FAILED;
 		}
 	}
@@ -144,22 +143,21 @@ final class ReplicationRun {
 	 */
 	private End abandon() {
 		PipelineRuntime run = this.runtime;
-		run.stopRequested = true;
+		run.requestStop();
 		this.snapshots.stopNow();
 		this.checksums.stopNow();
 		run.applyWorkers.closeNow();
 		for (TableRuntime table : run.tables()) {
-			BufferedSubscription buffer = table.subscription;
+			BufferedSubscription buffer = table.wiring.subscription();
 			if (buffer != null) {
 				buffer.close();
 				buffer.clear();
 			}
 		}
-		run.reader.close();
+		run.reader().close();
 		String epoch = (run.fence instanceof LeaderTerm term) ? " at epoch " + term.epoch() : "";
-		run.lastError = "Leadership lost" + epoch + ": " + run.fence.lossReason() + "; standby again";
-		run.state = PipelineStatus.State.STANDBY;
-		logger.warn("Pipeline {} stopped applying and dropped its buffers. {}", run.settings.name(), run.lastError);
+		run.standby("Leadership lost" + epoch + ": " + run.fence.lossReason() + "; standby again");
+		logger.warn("Pipeline {} stopped applying and dropped its buffers. {}", run.settings.name(), run.lastError());
 		return End.LOST;
 	}
 
@@ -172,24 +170,24 @@ final class ReplicationRun {
 	/** Returns a snapshot of the run's state. */
 	PipelineStatus status(PipelineStatus.Leadership leadership, Instant startedAt, String lastError) {
 		PipelineRuntime run = this.runtime;
-		BinlogChangeSource reader = run.reader;
+		BinlogChangeSource reader = run.reader();
 		Position delivered = reader.delivered();
 		List<TableStatus> tableStatus = run.tables().stream()
 			.map((table) -> table.status(delivered, reader.rowEvents(table.mapping.source())))
 			.toList();
 		Position confirmed = run.confirmed();
-		Position head = knownHead(run.sourceHead, delivered);
+		Position head = knownHead(run.sourceHead(), delivered);
 		// Behind only while the reader has not reached the head last seen; an idle source sends
 		// heartbeats, not events, so the newest event's age alone would read as growing lag.
 		long lastEvent = reader.lastEventTimestamp();
 		boolean behind = head != null && delivered != null && reader.isPositioned() && delivered.compareTo(head) < 0;
 		long lag = (behind && lastEvent > 0) ? Math.max(0, System.currentTimeMillis() - lastEvent) : 0;
-		ServerInfo info = run.server;
+		ServerInfo info = run.server();
 		PipelineSettings settings = run.settings;
 		// Until it is prepared the pipeline has no reader; its failed attempts to prepare stand for one.
-		Instant disconnectedSince = (run.state == PipelineStatus.State.STARTING) ? run.preparingFailedSince
+		Instant disconnectedSince = (run.state() == PipelineStatus.State.STARTING) ? run.preparingFailedSince()
 				: reader.disconnectedSince();
-		return new PipelineStatus(settings.name(), run.state,
+		return new PipelineStatus(settings.name(), run.state(),
 				new PipelineStatus.Source(settings.source().host(), settings.source().port(),
 						settings.source().serverId(), (info != null) ? info.flavor().name() : null,
 						(info != null) ? info.version() : null, (info != null) ? info.gtidMode() : null,
@@ -197,10 +195,10 @@ final class ReplicationRun {
 						reader.lastError()),
 				new PipelineStatus.Positions((delivered != null) ? delivered.toString() : null,
 						(confirmed != null) ? confirmed.toString() : null, (head != null) ? head.toString() : null),
-				lag, lagBytes(confirmed, head), tableStatus, (startedAt != null) ? startedAt : run.startedAt,
-				(lastError != null) ? lastError : run.lastError, reader.positionsByGtid(),
+				lag, lagBytes(confirmed, head), tableStatus, (startedAt != null) ? startedAt : run.startedAt(),
+				(lastError != null) ? lastError : run.lastError(), reader.positionsByGtid(),
 				new PipelineStatus.Counters(reader.transactions(), reader.decodeErrors(), reader.schemaMismatches(),
-						run.checkpointWrites, run.checkpointFailures),
+						run.checkpointWrites(), run.checkpointFailures()),
 				leadership);
 	}
 

@@ -30,7 +30,7 @@ final class SnapshotQueue {
 
 	/** Queues the copy of a table whose copier is set and whose phase is snapshotting. */
 	void submit(TableRuntime table) {
-		Copier copier = table.copier;
+		Copier copier = table.wiring.copier();
 		if (!this.thread.submit(() -> copy(table, copier))) {
 			// Stopping: the copy continues from its checkpoint on the next start.
 			logger.debug("Copy of {} not queued: the pipeline is stopping", table.mapping.source());
@@ -38,14 +38,14 @@ final class SnapshotQueue {
 	}
 
 	private void copy(TableRuntime table, Copier copier) {
-		if (this.runtime.stopRequested || table.copier != copier) {
+		if (this.runtime.stopRequested() || table.wiring.copier() != copier) {
 			return;
 		}
 		try {
-			copier.run(() -> this.runtime.stopRequested || table.copier != copier || table.phase() != Phase.SNAPSHOTTING);
+			copier.run(() -> this.runtime.stopRequested() || table.wiring.copier() != copier || table.phase() != Phase.SNAPSHOTTING);
 		}
 		catch (SQLException | ApplyException ex) {
-			if (table.copier == copier) {
+			if (table.wiring.copier() == copier) {
 				table.fail("Snapshot failed: " + ex.getMessage());
 				logger.error("Snapshot of {} failed", table.mapping.source(), ex);
 			}

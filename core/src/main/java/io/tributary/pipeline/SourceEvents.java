@@ -40,8 +40,8 @@ final class SourceEvents implements ChangeHandler {
 	@Override
 	public void onChange(RowChange change, Position resumeFrom) {
 		TableRuntime table = this.runtime.table(change.table());
-		if (table != null && table.isActive() && table.takes(resumeFrom)) {
-			table.subscription.add(change, resumeFrom);
+		if (table != null && table.isActive() && table.intake.takes(resumeFrom)) {
+			table.wiring.subscription().add(change, resumeFrom);
 		}
 	}
 
@@ -67,17 +67,9 @@ final class SourceEvents implements ChangeHandler {
 						+ "follow (" + statement + "): " + change + ". Bring the target table to the new definition "
 						+ "(or drop it, and it is created again), then resnapshot the table");
 			}
-			if (table.sink != null) {
+			if (table.wiring.sink() != null) {
 				// Changes from here on carry the new column list.
-				table.flushLock.lock();
-				try {
-					table.layout = next;
-					table.sink = table.sink.withLayout(next);
-					table.applier = table.sink;
-				}
-				finally {
-					table.flushLock.unlock();
-				}
+				table.relayout(next, null);
 				if (next.columns().size() != current.columns().size()) {
 					logger.info("Table {} gained {} column(s); changes for {} carry them from now on", id,
 							next.columns().size() - current.columns().size(), table.mapping.target());
@@ -98,19 +90,8 @@ final class SourceEvents implements ChangeHandler {
 				logger.info("Table {} gained {} column(s); replicating them into {}", id,
 						next.columns().size() - current.columns().size(), table.mapping.target());
 			}
-			table.flushLock.lock();
-			try {
-				table.layout = next;
-				JdbcReplaceApplier statements = new JdbcReplaceApplier(this.runtime.target, table.mapping.target(),
-						next, width, this.runtime.settings.batchRows(), this.runtime.settings.batchBytes(),
-						this.runtime.fence);
-				table.applier = statements;
-				table.statements = statements;
-				table.writer = table.writer.withStatements(statements);
-			}
-			finally {
-				table.flushLock.unlock();
-			}
+			table.relayout(next, new JdbcReplaceApplier(this.runtime.target, table.mapping.target(), next, width,
+					this.runtime.settings.batchRows(), this.runtime.settings.batchBytes(), this.runtime.fence));
 			return next;
 		}
 		catch (SQLException ex) {
@@ -128,12 +109,12 @@ final class SourceEvents implements ChangeHandler {
 		table.timeline.add(TableEvent.Kind.SCHEMA, "Truncated on the source; its buffered changes were dropped and the truncation passed on", null);
 		table.flushLock.lock();
 		try {
-			table.subscription.clear();
-			if (table.sink != null) {
-				truncateForSink(table, table.sink);
+			table.wiring.subscription().clear();
+			if (table.wiring.sink() != null) {
+				truncateForSink(table, table.wiring.sink());
 			}
 			else {
-				table.statements.truncate();
+				table.wiring.statements().truncate();
 				logger.info("Table {} was truncated on the source; truncated {}", id, table.mapping.target());
 			}
 		}
@@ -167,20 +148,16 @@ final class SourceEvents implements ChangeHandler {
 	public void onRewind(Position replayUntil) {
 		List<TableRuntime> waiting = new ArrayList<>();
 		for (TableRuntime table : this.runtime.tables()) {
-			if (table.onRewind != null) {
+			if (table.intake.waitsForRewind()) {
 				waiting.add(table);
 			}
 			else {
-				Position until = table.replayedUntil;
-				table.replayedUntil = (until != null && until.compareTo(replayUntil) >= 0) ? until : replayUntil;
+				table.intake.skipReplayUntil(replayUntil);
 			}
 		}
 		for (TableRuntime table : waiting) {
-			table.replayedUntil = null;
-			table.onRewind.run();
-			table.activeSince = this.runtime.nextActivation();
-			table.onRewind = null;
-			logger.info("Table {} reads again from {}", table.mapping.source(), table.confirmed);
+			table.intake.rewound(this.runtime::nextActivation);
+			logger.info("Table {} reads again from {}", table.mapping.source(), table.confirmed());
 		}
 	}
 
@@ -193,9 +170,8 @@ final class SourceEvents implements ChangeHandler {
 	public void onTableFailed(TableId id, RuntimeException error) {
 		TableRuntime table = this.runtime.table(id);
 		if (table != null) {
-			table.fail(error.getMessage());
 			// What the reader cannot follow is a change of layout: the table must be copied again.
-			table.copyOnRestart = true;
+			table.failUnfollowable(error.getMessage());
 		}
 	}
 

@@ -48,19 +48,16 @@ final class Startup {
 	 */
 	Position prepareWithRetry() {
 		long backoff = 500;
-		while (!this.runtime.stopRequested && !this.runtime.leadershipLost()) {
+		while (!this.runtime.stopRequested() && !this.runtime.leadershipLost()) {
 			try {
 				Position from = prepare();
-				this.runtime.preparingFailedSince = null;
+				this.runtime.prepared();
 				return from;
 			}
 			catch (SQLException | RuntimeException ex) {
-				if (this.runtime.preparingFailedSince == null) {
-					this.runtime.preparingFailedSince = Instant.now();
-				}
 				// Unreachable databases and missing privileges heal without a restart; keep trying.
-				this.runtime.lastError = "Cannot prepare replication: " + Causes.describe(ex);
-				logger.warn("{}; retrying in {} ms", this.runtime.lastError, backoff);
+				this.runtime.preparingFailed("Cannot prepare replication: " + Causes.describe(ex));
+				logger.warn("{}; retrying in {} ms", this.runtime.lastError(), backoff);
 				this.runtime.awaitSignal(Duration.ofMillis(backoff));
 				backoff = Math.min(backoff * 2, 30_000);
 			}
@@ -74,7 +71,7 @@ final class Startup {
 				.collect(Collectors.toSet());
 		ServerInfo info = Preflight.check(this.runtime.source, settings.source(),
 				this.runtime.tables().stream().map((t) -> t.mapping.source()).toList(), keyed);
-		this.runtime.server = info;
+		this.runtime.serverFound(info);
 		// Server-wide problems are retried like an unreachable server: a SET GLOBAL fixes most of them.
 		info.requireUsable();
 		logger.info("Source {} is {} {} (GTID mode {})", settings.source(), info.flavor(), info.version(),
@@ -88,12 +85,12 @@ final class Startup {
 			TableId id = table.mapping.source();
 			if (!info.accepts(id)) {
 				table.fail(info.tableProblems().get(id));
-				logger.error("Table {} cannot be replicated: {}", id, table.lastError);
+				logger.error("Table {} cannot be replicated: {}", id, table.lastError());
 				continue;
 			}
 			try {
 				resumeFrom = Position.min(resumeFrom, this.tableSetup.prepare(table, saved.get(id), binaryLogs, false));
-				this.runtime.reader.subscribe(table.layout);
+				this.runtime.reader().subscribe(table.wiring.layout());
 				if (table.phase() == Phase.SNAPSHOTTING) {
 					snapshots++;
 				}
@@ -112,14 +109,11 @@ final class Startup {
 		Position head = SourceQueries.head(this.runtime.source).onServer(info.serverId());
 		for (TableRuntime table : this.runtime.tables()) {
 			if (table.phase() == Phase.CATCHING_UP) {
-				table.catchUpTarget = head;
+				table.catchUpTo(head);
 			}
-			if (table.confirmed == null && (table.phase() == Phase.SNAPSHOTTING || table.phase() == Phase.CATCHING_UP)) {
-				table.confirmed = (resumeFrom != null) ? resumeFrom : head;
-			}
+			table.startsAt((resumeFrom != null) ? resumeFrom : head);
 		}
 		Position from = (resumeFrom != null) ? resumeFrom : head;
-		this.runtime.lastError = null;
 		logger.info("Pipeline {} starts reading {} at {}; {} of {} table(s) to snapshot", settings.name(),
 				settings.source(), from, snapshots, this.runtime.tables().size());
 		return from;

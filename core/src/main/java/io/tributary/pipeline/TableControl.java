@@ -13,7 +13,6 @@ import io.tributary.source.TableId;
 import io.tributary.source.binlog.ResumeCheck;
 import io.tributary.source.binlog.SourceQueries;
 import io.tributary.status.TableStatus.Phase;
-import io.tributary.subscription.BufferedSubscription;
 
 /**
  * Acts on one table while the others keep streaming: pause, resume, resnapshot and restart.
@@ -55,18 +54,10 @@ final class TableControl {
 			}
 		}
 		// Noted first, so the timeline reads as asked, then done.
-		String detail = "nothing is applied; resume reads again from " + table.confirmed;
+		String detail = "nothing is applied; resume reads again from " + table.confirmed();
 		table.recordAction("pause", detail, requestedBy);
-		table.flushLock.lock();
-		try {
-			table.enter(Phase.PAUSED);
-			this.runtime.reader.unsubscribe(id);
-			// Empties the buffer and wakes a reader waiting for room in it.
-			table.subscription.clear();
-		}
-		finally {
-			table.flushLock.unlock();
-		}
+		table.pause();
+		this.runtime.reader().unsubscribe(id);
 		logger.info("Table {} paused: {}{}", id, detail, by(requestedBy));
 	}
 
@@ -75,9 +66,9 @@ final class TableControl {
 		if (table.phase() != Phase.PAUSED) {
 			throw refused(id, "resume", "it is " + table.phase() + ", not paused");
 		}
-		Position from = table.confirmed;
+		Position from = table.confirmed();
 		String unavailable = ResumeCheck.unavailable(from, SourceQueries.binaryLogs(this.runtime.source),
-				this.runtime.source, this.runtime.server.serverId(), this.runtime.settings.source().gtidPositioning());
+				this.runtime.source, this.runtime.server().serverId(), this.runtime.settings.source().gtidPositioning());
 		if (unavailable != null) {
 			throw refused(id, "resume", "it was paused at " + from + ", but " + unavailable
 					+ "; the changes since cannot be read. Resnapshot it instead");
@@ -85,12 +76,8 @@ final class TableControl {
 		Position head = SourceQueries.headFileOffset(this.runtime.source);
 		String detail = "reading again from " + from;
 		table.recordAction("resume", detail, requestedBy);
-		replayFrom(table, from, () -> {
-			// A change may have slipped in while the pause took effect; the replay brings it again.
-			table.subscription.clear();
-			table.catchUpTarget = head;
-			table.enter(Phase.CATCHING_UP);
-		});
+		// A change may have slipped in while the pause took effect; the replay brings it again.
+		replayFrom(table, from, () -> table.catchUpAfterReplay(head));
 		logger.info("Table {} resumes: {}{}", id, detail, by(requestedBy));
 	}
 
@@ -109,8 +96,8 @@ final class TableControl {
 
 	/** Sets the table up again from the source and copies it while it streams. */
 	private void copyAgain(TableRuntime table, String action, String why, String requestedBy) throws SQLException {
-		Position delivered = this.runtime.reader.delivered();
-		hold(table);
+		Position delivered = this.runtime.reader().delivered();
+		table.hold();
 		try {
 			this.setup.prepare(table, null, null, true);
 		}
@@ -119,12 +106,12 @@ final class TableControl {
 			throw ex;
 		}
 		// The copy reads every row after this point, so changes before it need not be replayed.
-		table.confirmed = delivered;
-		table.lastError = null;
-		this.runtime.reader.subscribe(table.layout);
+		table.confirm(delivered);
+		table.clearError();
+		this.runtime.reader().subscribe(table.wiring.layout());
 		activate(table);
 		this.snapshots.submit(table);
-		this.runtime.checkpointSoon = true;
+		this.runtime.requestCheckpoint();
 		this.runtime.wake();
 		String detail = "copying again while streaming from " + delivered + why;
 		table.recordAction(action, detail, requestedBy);
@@ -136,16 +123,16 @@ final class TableControl {
 		if (table.phase() != Phase.FAILED) {
 			throw refused(id, "restart", "it is " + table.phase() + "; only a failed table can be restarted");
 		}
-		if (table.copyOnRestart && !table.mapping.hasSink()) {
+		if (table.copyOnRestart() && !table.mapping.hasSink()) {
 			// Its changes since the checkpoint were logged with the old layout and cannot be replayed.
-			copyAgain(table, "restart", "; its layout had changed: " + table.lastError, requestedBy);
+			copyAgain(table, "restart", "; its layout had changed: " + table.lastError(), requestedBy);
 			return;
 		}
 		TableCheckpoint checkpoint = this.runtime.checkpoints.load().get(id);
 		LinkedHashMap<String, Long> binaryLogs = SourceQueries.binaryLogs(this.runtime.source);
-		Position delivered = this.runtime.reader.delivered();
-		String failure = table.lastError;
-		hold(table);
+		Position delivered = this.runtime.reader().delivered();
+		String failure = table.lastError();
+		table.hold();
 		Position from;
 		try {
 			from = this.setup.prepare(table, checkpoint, binaryLogs, false);
@@ -154,12 +141,12 @@ final class TableControl {
 			failHeld(table, "restart", ex, requestedBy);
 			throw ex;
 		}
-		table.lastError = null;
-		table.catchUpTarget = SourceQueries.headFileOffset(this.runtime.source);
+		table.clearError();
+		table.catchUpTo(SourceQueries.headFileOffset(this.runtime.source));
 		String detail;
 		if (from == null) {
-			table.confirmed = delivered;
-			this.runtime.reader.subscribe(table.layout);
+			table.confirm(delivered);
+			this.runtime.reader().subscribe(table.wiring.layout());
 			activate(table);
 			startCopy(table);
 			detail = (table.phase() == Phase.SNAPSHOTTING) ? "snapshotting from scratch" : "streaming from " + delivered;
@@ -184,34 +171,16 @@ final class TableControl {
 	 * reader's thread at the rewind, and the table takes changes from then on.
 	 */
 	private void replayFrom(TableRuntime table, Position from, Runnable activation) {
-		table.onRewind = activation;
-		table.held = false;
-		this.runtime.reader.rewind(from, List.of(table.layout));
-	}
-
-	/** Keeps the catch-up loop and the reader away from a table while it is set up again. */
-	private void hold(TableRuntime table) {
-		table.flushLock.lock();
-		try {
-			table.held = true;
-			BufferedSubscription buffer = table.subscription;
-			if (buffer != null) {
-				buffer.clear();
-			}
-		}
-		finally {
-			table.flushLock.unlock();
-		}
+		table.intake.activateAtRewind(activation);
+		this.runtime.reader().rewind(from, List.of(table.wiring.layout()));
 	}
 
 	private void activate(TableRuntime table) {
-		table.activeSince = this.runtime.nextActivation();
-		table.held = false;
+		table.intake.activate(this.runtime.nextActivation());
 	}
 
 	private void failHeld(TableRuntime table, String action, Exception ex, String requestedBy) {
-		table.fail(ex.getMessage());
-		table.held = false;
+		table.failHeld(ex.getMessage());
 		table.recordAction(action, "failed: " + ex.getMessage(), requestedBy);
 		logger.error("Table {} could not {}: {}", table.mapping.source(), action, ex.getMessage());
 	}
@@ -219,7 +188,7 @@ final class TableControl {
 	private TableRuntime actionable(TableId id, String action) {
 		TableRuntime table = this.runtime.requireTable(id);
 		this.runtime.requireRunning(action + " " + id);
-		if (table.held || table.onRewind != null) {
+		if (table.intake.isBusy()) {
 			throw refused(id, action, "an earlier action on it is still under way");
 		}
 		if (table.phase() == Phase.STARTING) {

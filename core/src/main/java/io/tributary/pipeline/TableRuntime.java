@@ -1,5 +1,6 @@
 package io.tributary.pipeline;
 
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -27,8 +28,10 @@ import io.tributary.subscription.SubscriptionCounters;
 import io.tributary.subscription.Watermarks;
 
 /**
- * The moving parts and counters of one table inside a pipeline. Fields written by the catch-up
- * loop and the copy thread are volatile; status reads them without locking.
+ * The moving parts, state and counters of one table inside a pipeline, and the only place they are
+ * changed: other classes ask for a transition by name. Fields written by the catch-up loop, the
+ * copy thread, the reader and actions are volatile, and status reads them without locking; a
+ * phase changes only along {@link Phase#mayMoveTo}.
  */
 final class TableRuntime {
 
@@ -40,96 +43,96 @@ final class TableRuntime {
 	 */
 	final ReentrantLock flushLock = new ReentrantLock();
 
-	volatile TableLayout layout;
-
-	volatile BufferedSubscription subscription;
-
-	/**
-	 * Writes the table's changes: a {@code JdbcReplaceApplier} into the target table, or the
-	 * {@link #sink} of a table going to one.
-	 */
-	volatile Applier applier;
-
-	/**
-	 * Applies drained changes with parallel statements; wraps {@link #applier}. {@code null} for a
-	 * table going to a sink, where each drain is one call of the sink.
-	 */
-	volatile ParallelApplier writer;
-
-	/** The applier of a table going to a sink (equal to {@link #applier}), or {@code null}. */
-	volatile SinkApplier sink;
-
-	/** The JDBC applier of a table copied into a target table (equal to {@link #applier}), or {@code null}. */
-	volatile JdbcReplaceApplier statements;
-
-	volatile Copier copier;
-
-	/** Written through {@link #enter} so that every change shows in the timeline. */
-	private volatile Phase phase = Phase.STARTING;
-
-	volatile boolean snapshotDone;
-
-	/** Where a table that is catching up counts as caught up. */
-	volatile Position catchUpTarget;
-
-	volatile Position confirmed;
-
-	volatile long changesApplied;
-
-	volatile TableStatus.Flush lastFlush;
-
-	final FlushTotals flushes = new FlushTotals();
-
-	volatile String lastError;
-
-	/** Flushes that failed in a row the same way; the catch-up loop's alone. */
-	final FailureStreak failureStreak = new FailureStreak();
-
-	volatile TableStatus.Action lastAction;
-
-	/** The checkpoint last saved for the table, or {@code null} before the first. */
-	volatile TableDetail.Checkpoint lastCheckpoint;
-
 	final TableTimeline timeline = new TableTimeline();
 
-	/**
-	 * Set while the table waits for the binlog reader to rewind to its position (a resume or a
-	 * restart): run by the reader at the rewind, before the first replayed event, it makes the table
-	 * take changes again. The table takes none while it is set.
-	 */
-	volatile Runnable onRewind;
+	/** Whether the table takes changes now: holds, rewinds and replays. */
+	final TableIntake intake = new TableIntake();
+
+	/** What the table writes with and reads from. */
+	final TableWiring wiring = new TableWiring();
+
+	private volatile Phase phase = Phase.STARTING;
+
+	private volatile boolean snapshotDone;
+
+	/** Where a table that is catching up counts as caught up. */
+	private volatile Position catchUpTarget;
+
+	private volatile Position confirmed;
+
+	private volatile long changesApplied;
+
+	private volatile TableStatus.Flush lastFlush;
+
+	private final FlushTotals flushes = new FlushTotals();
+
+	private volatile String lastError;
+
+	/** Flushes that failed in a row the same way; the catch-up loop's alone. */
+	private final FailureStreak failureStreak = new FailureStreak();
+
+	private volatile TableStatus.Action lastAction;
+
+	/** The checkpoint last saved for the table, or {@code null} before the first. */
+	private volatile TableDetail.Checkpoint lastCheckpoint;
 
 	/**
 	 * Set when the table failed because the reader could not follow its layout: a restart copies
 	 * it again rather than replay row images logged with the layout it had.
 	 */
-	volatile boolean copyOnRestart;
-
-	/** Set while an action sets the table up again; the table takes no changes meanwhile. */
-	volatile boolean held;
-
-	/** The value of the pipeline's activation count when the table last became active. */
-	volatile long activeSince;
-
-	/**
-	 * Where the reader was when it last rewound for another table: this table already holds every
-	 * change before it, so replayed changes before it are skipped. {@code null} when no replay is
-	 * under way.
-	 */
-	volatile Position replayedUntil;
+	private volatile boolean copyOnRestart;
 
 	/** The latest checksum pass, or {@code null} before the first. */
-	volatile ChecksumProgress checksum;
+	private volatile ChecksumProgress checksum;
 
 	/** Completes when the checksum pass queued and not yet started ends; {@code null} when none is. */
-	volatile CompletableFuture<TableStatus.Checksum> checksumQueued;
+	private volatile CompletableFuture<TableStatus.Checksum> checksumQueued;
 
 	TableRuntime(TableMapping mapping) {
 		this.mapping = mapping;
 	}
 
+	/**
+	 * Ends a setup: the table takes its changes into a new buffer from now on (in its copy phase
+	 * while it snapshots), and a restart no longer needs a copy.
+	 */
+	void takeChangesInto(BufferedSubscription buffer) {
+		this.wiring.bufferInto(buffer);
+		if (this.phase != Phase.SNAPSHOTTING) {
+			buffer.endCopyPhase();
+		}
+		this.copyOnRestart = false;
+	}
+
+	/**
+	 * Takes a layout the source changed to, with the statements that write it, between two drains.
+	 * @param next the new layout
+	 * @param nextStatements the statements for it, or {@code null} for a table going to a sink,
+	 * whose sink takes the new column list
+	 * @throws SQLException when the target's unique indexes cannot be read for the new statements
+	 */
+	void relayout(TableLayout next, JdbcReplaceApplier nextStatements) throws SQLException {
+		this.flushLock.lock();
+		try {
+			this.wiring.relayout(next, nextStatements);
+		}
+		finally {
+			this.flushLock.unlock();
+		}
+	}
+
+	// Phases.
+
 	Phase phase() {
 		return this.phase;
+	}
+
+	boolean snapshotDone() {
+		return this.snapshotDone;
+	}
+
+	Position catchUpTarget() {
+		return this.catchUpTarget;
 	}
 
 	/** Moves the table to a phase, noting the change in its timeline. */
@@ -140,36 +143,190 @@ final class TableRuntime {
 	/**
 	 * Notes the move in the timeline before publishing the phase, so whoever sees the new phase
 	 * also finds the move in the timeline.
+	 * @throws IllegalStateException when {@code next} may not follow the current phase
 	 */
 	private void enter(Phase next, String why) {
 		Phase was = this.phase;
-		if (was != next) {
-			this.timeline.add(TableEvent.Kind.PHASE, was + " to " + next + ((why != null) ? ": " + why : ""), null);
+		if (was == next) {
+			return;
 		}
+		if (!was.mayMoveTo(next)) {
+			throw new IllegalStateException("Table " + this.mapping.source() + " cannot move from " + was + " to " + next);
+		}
+		this.timeline.add(TableEvent.Kind.PHASE, was + " to " + next + ((why != null) ? ": " + why : ""), null);
 		this.phase = next;
 	}
 
-	boolean isActive() {
-		return this.phase != Phase.FAILED && this.phase != Phase.PAUSED && this.subscription != null
-				&& this.onRewind == null && !this.held;
+	/** Starts a copy of the table's rows, streaming alongside from {@code from} or, when null, from where the pipeline starts. */
+	void startCopy(Copier copy, Position from) {
+		this.wiring.copyWith(copy);
+		this.snapshotDone = false;
+		this.confirmed = from;
+		enter(Phase.SNAPSHOTTING);
 	}
 
-	/** Returns whether a change read at {@code resumeFrom} is new to this table rather than a replay. */
-	boolean takes(Position resumeFrom) {
-		Position until = this.replayedUntil;
-		return until == null || resumeFrom.compareTo(until) >= 0;
+	/** Streams from {@code from}, a checkpoint of a copied table, or when null from where the pipeline starts, without a copy. */
+	void startStreaming(Position from) {
+		this.wiring.copyWith(null);
+		this.snapshotDone = true;
+		this.confirmed = from;
+		enter(Phase.CATCHING_UP);
+	}
+
+	/** Ends the copy: the buffer leaves its copy phase, and the table catches up to {@code head}. */
+	void copyFinished(Position head) {
+		this.snapshotDone = true;
+		this.wiring.subscription().endCopyPhase();
+		this.catchUpTarget = head;
+		enter(Phase.CATCHING_UP);
+	}
+
+	/** Sets where a table catching up counts as caught up. */
+	void catchUpTo(Position head) {
+		this.catchUpTarget = head;
+	}
+
+	/** Catches up to {@code head} from a replay: the buffer is emptied of what the replay brings again. */
+	void catchUpAfterReplay(Position head) {
+		this.wiring.subscription().clear();
+		this.catchUpTarget = head;
+		enter(Phase.CATCHING_UP);
 	}
 
 	/**
-	 * Returns the position up to which this table has been handed every change: the reader's, or
-	 * further while the reader replays for another table.
+	 * Gives a table that is starting without a position of its own the one the pipeline starts
+	 * reading at; a failed table keeps none.
 	 */
-	Position delivered(Position readerDelivered) {
-		Position until = this.replayedUntil;
-		if (until == null || readerDelivered == null) {
-			return readerDelivered;
+	void startsAt(Position from) {
+		if (this.confirmed == null && (this.phase == Phase.SNAPSHOTTING || this.phase == Phase.CATCHING_UP)) {
+			this.confirmed = from;
 		}
-		return (readerDelivered.compareTo(until) >= 0) ? readerDelivered : until;
+	}
+
+	void pause() {
+		this.flushLock.lock();
+		try {
+			enter(Phase.PAUSED);
+			// Empties the buffer and wakes a reader waiting for room in it.
+			this.wiring.subscription().clear();
+		}
+		finally {
+			this.flushLock.unlock();
+		}
+	}
+
+	void fail(String error) {
+		this.lastError = error;
+		enter(Phase.FAILED, error);
+		BufferedSubscription buffer = this.wiring.subscription();
+		if (buffer != null) {
+			buffer.clear();
+		}
+	}
+
+	/**
+	 * Fails the table because the reader could not follow its layout: a restart copies it again,
+	 * since its changes after the checkpoint were logged with the layout it had.
+	 */
+	void failUnfollowable(String error) {
+		fail(error);
+		this.copyOnRestart = true;
+	}
+
+	boolean copyOnRestart() {
+		return this.copyOnRestart;
+	}
+
+	// Taking changes.
+
+	boolean isActive() {
+		return this.phase != Phase.FAILED && this.phase != Phase.PAUSED && this.wiring.subscription() != null
+				&& this.intake.isOpen();
+	}
+
+	/** Keeps the catch-up loop and the reader away from the table while an action sets it up again. */
+	void hold() {
+		this.flushLock.lock();
+		try {
+			this.intake.hold();
+			BufferedSubscription buffer = this.wiring.subscription();
+			if (buffer != null) {
+				buffer.clear();
+			}
+		}
+		finally {
+			this.flushLock.unlock();
+		}
+	}
+
+	/** Fails a held table that could not be set up again, and lets go of it. */
+	void failHeld(String error) {
+		fail(error);
+		this.intake.release();
+	}
+
+	// Positions, flushes and errors.
+
+	Position confirmed() {
+		return this.confirmed;
+	}
+
+	/** Sets the position the table would resume from: every change before it is applied. */
+	void confirm(Position position) {
+		this.confirmed = position;
+	}
+
+	String lastError() {
+		return this.lastError;
+	}
+
+	/** Notes a passing problem (the table goes on), or its end with {@code null}, unless the table has failed. */
+	void notePassingError(String error) {
+		if (error != null || this.phase != Phase.FAILED) {
+			this.lastError = error;
+		}
+	}
+
+	/** Clears the error of a table an action sets up again. */
+	void clearError() {
+		this.lastError = null;
+	}
+
+	void recordFlush(long rows, long startedNanos) {
+		long nanos = System.nanoTime() - startedNanos;
+		this.changesApplied += rows;
+		this.flushes.succeeded(rows, nanos);
+		this.lastFlush = new TableStatus.Flush(Instant.now(), rows, nanos / 1_000_000, "ok");
+		this.failureStreak.succeeded();
+		if (this.lastError != null && this.phase != Phase.FAILED) {
+			this.lastError = null;
+		}
+	}
+
+	/**
+	 * Records a flush that failed after applying {@code rows} changes.
+	 * @return whether it failed as the flushes before it did, often and long enough that retrying
+	 * will not cure it (see {@link FailureStreak})
+	 */
+	boolean recordFailedFlush(long rows, long startedNanos, Throwable error) {
+		long nanos = System.nanoTime() - startedNanos;
+		this.changesApplied += rows;
+		this.flushes.failed(rows, nanos);
+		this.lastFlush = new TableStatus.Flush(Instant.now(), rows, nanos / 1_000_000, error.getMessage());
+		this.lastError = error.getMessage();
+		this.timeline.add(TableEvent.Kind.FLUSH_FAILED, "A flush of " + rows + " changes failed after "
+				+ (nanos / 1_000_000) + " ms; they were put back: " + error.getMessage(), null);
+		return this.failureStreak.failed(error, System.nanoTime());
+	}
+
+	/** Returns how many flushes in a row failed the same way. */
+	int sameFailures() {
+		return this.failureStreak.count();
+	}
+
+	/** Notes the checkpoint just saved for the table. */
+	void checkpointSaved(TableDetail.Checkpoint checkpoint) {
+		this.lastCheckpoint = checkpoint;
 	}
 
 	/**
@@ -186,27 +343,40 @@ final class TableRuntime {
 	}
 
 	Watermarks watermarks() {
-		Copier current = this.copier;
+		Copier current = this.wiring.copier();
 		return (current != null) ? current.watermarks() : Watermarks.NONE;
 	}
 
-	void fail(String error) {
-		this.lastError = error;
-		enter(Phase.FAILED, error);
-		BufferedSubscription buffer = this.subscription;
-		if (buffer != null) {
-			buffer.clear();
+	// Checksums; the pipeline's checksum runs call these under their own lock.
+
+	CompletableFuture<TableStatus.Checksum> checksumQueued() {
+		return this.checksumQueued;
+	}
+
+	/** Queues a checksum pass: the status shows it unless one still runs. */
+	void queueChecksum(ChecksumProgress progress, CompletableFuture<TableStatus.Checksum> done) {
+		this.checksumQueued = done;
+		if (this.checksum == null || this.checksum.isFinished()) {
+			this.checksum = progress;
+		}
+	}
+
+	/** Starts the queued pass, or drops it when it could not be queued: a request from now on queues the next one. */
+	void checksumStarted(ChecksumProgress progress) {
+		this.checksumQueued = null;
+		if (progress != null) {
+			this.checksum = progress;
 		}
 	}
 
 	TableStatus status(Position delivered, TableStatus.Events events) {
-		BufferedSubscription buffer = this.subscription;
+		BufferedSubscription buffer = this.wiring.subscription();
 		SubscriptionCounters counters = (buffer != null) ? buffer.counters()
 				: new SubscriptionCounters(0, 0, 0, 0, 0, 0, 0, -1, 0);
-		Copier copy = this.copier;
+		Copier copy = this.wiring.copier();
 		boolean snapshotting = copy != null && this.phase == Phase.SNAPSHOTTING;
 		Position position = this.confirmed;
-		boolean flushed = counters.bufferedKeys() == 0 && position != null && position.equals(delivered(delivered));
+		boolean flushed = counters.bufferedKeys() == 0 && position != null && position.equals(this.intake.delivered(delivered));
 		return new TableStatus(this.mapping.source().toString(), TableSink.describe(this.mapping.target()), this.phase,
 				(copy != null) ? copy.rowsCopied() : 0, (copy != null) ? copy.rowsEstimated() : 0,
 				(copy != null) ? copy.chunksCopied() : 0, snapshotting ? copy.rowsPerSecond() : 0,
@@ -215,12 +385,12 @@ final class TableRuntime {
 				counters.parks(), counters.parkedMillis(), counters.softLimitBytes(), this.changesApplied, apply(),
 				flushed, (position != null) ? position.toString() : null, this.lastFlush, this.lastError, checksum(),
 				this.lastAction, events, this.flushes.snapshot(), this.snapshotDone,
-				(this.sink != null) ? this.sink.status() : null);
+				(this.wiring.sink() != null) ? this.wiring.sink().status() : null);
 	}
 
 	/** See {@link Pipeline#detail(io.tributary.source.TableId)}. */
 	TableDetail detail(Position delivered, TableStatus.Events events) {
-		TableLayout current = this.layout;
+		TableLayout current = this.wiring.layout();
 		List<TableDetail.ColumnInfo> columns = new ArrayList<>();
 		List<String> key = new ArrayList<>();
 		if (current != null) {
@@ -230,7 +400,7 @@ final class TableRuntime {
 			}
 			current.keys().forEach((column) -> key.add(column.name()));
 		}
-		ParallelApplier writing = this.writer;
+		ParallelApplier writing = this.wiring.writer();
 		return new TableDetail(status(delivered, events), columns, key,
 				(writing != null) ? writing.partitionIndexes() : List.of(), this.lastCheckpoint,
 				this.timeline.snapshot());
@@ -242,13 +412,13 @@ final class TableRuntime {
 	}
 
 	private TableStatus.Apply apply() {
-		ParallelApplier current = this.writer;
+		ParallelApplier current = this.wiring.writer();
 		ApplierCounters counters;
 		if (current != null) {
 			counters = current.counters();
 		}
-		else if (this.sink != null) {
-			counters = this.sink.counters();
+		else if (this.wiring.sink() != null) {
+			counters = this.wiring.sink().counters();
 		}
 		else {
 			return null;
@@ -256,20 +426,6 @@ final class TableRuntime {
 		return new TableStatus.Apply(counters.batchesApplied(), counters.batchesFailed(), counters.rowsUpserted(),
 				counters.keysDeleted(), counters.contentionEvents(), counters.retries(), counters.concurrency(),
 				counters.maxConcurrency());
-	}
-
-	void recordFlush(long rows, long startedNanos) {
-		long nanos = System.nanoTime() - startedNanos;
-		this.flushes.succeeded(rows, nanos);
-		this.lastFlush = new TableStatus.Flush(Instant.now(), rows, nanos / 1_000_000, "ok");
-	}
-
-	void recordFailedFlush(long rows, long startedNanos, String error) {
-		long nanos = System.nanoTime() - startedNanos;
-		this.flushes.failed(rows, nanos);
-		this.lastFlush = new TableStatus.Flush(Instant.now(), rows, nanos / 1_000_000, error);
-		this.timeline.add(TableEvent.Kind.FLUSH_FAILED, "A flush of " + rows + " changes failed after "
-				+ (nanos / 1_000_000) + " ms; they were put back: " + error, null);
 	}
 
 }

@@ -61,16 +61,12 @@ final class TableSetup {
 		try (Connection connection = this.runtime.source.getConnection()) {
 			layout = LayoutReader.read(connection, mapping.source(), mapping.key());
 		}
-		table.layout = layout;
+		table.wiring.layoutRead(layout);
 		Copier.TargetKeys targetKeys = null;
 		boolean targetMissing = false;
 		if (mapping.hasSink()) {
 			// No target table: each drain is one call of the sink, serialized per table.
-			SinkApplier sink = mapping.sink().open(layout);
-			table.applier = sink;
-			table.sink = sink;
-			table.statements = null;
-			table.writer = null;
+			table.wiring.writeTo(layout, mapping.sink().open(layout));
 		}
 		else {
 			refuseCopyOntoItself(mapping);
@@ -79,10 +75,8 @@ final class TableSetup {
 					mapping.target(), "the target of " + mapping.source() + " in cdc.tables");
 			JdbcReplaceApplier statements = new JdbcReplaceApplier(this.runtime.target, mapping.target(), layout,
 					layout.columns().size(), settings.batchRows(), settings.batchBytes(), this.runtime.fence);
-			table.applier = statements;
-			table.statements = statements;
-			table.sink = null;
-			table.writer = ParallelApplier.create(statements, this.runtime.applyWorkers, settings.applyConcurrency());
+			table.wiring.writeTo(layout, statements,
+					ParallelApplier.create(statements, this.runtime.applyWorkers, settings.applyConcurrency()));
 			targetKeys = targetHadRows ? statements::keysIn : null;
 		}
 		boolean usable = !snapshot && mapping.snapshot() != SnapshotMode.ALWAYS && checkpoint != null
@@ -94,51 +88,40 @@ final class TableSetup {
 			usable = false;
 		}
 		String unavailable = usable ? ResumeCheck.unavailable(checkpoint.position(), binaryLogs, this.runtime.source,
-				this.runtime.server.serverId(), settings.source().gtidPositioning()) : null;
+				this.runtime.server().serverId(), settings.source().gtidPositioning()) : null;
 		if (unavailable != null) {
 			if (settings.invalidCheckpointBehavior() == InvalidCheckpointBehavior.ERROR) {
 				throw new SchemaException("The checkpoint of " + mapping.source() + " is at " + checkpoint.position()
 						+ ", but " + unavailable + ". Changes made since cannot be read. Either set "
 						+ "cdc.checkpoint.invalid-behavior=restart to snapshot the table again automatically, or "
-						+ "delete its row from the checkpoint table and restart");
+						+ "resnapshot the table (the resnapshot action) to copy it again");
 			}
 			logger.warn("The checkpoint of {} is at {}, but {}; snapshotting the table again", mapping.source(),
 					checkpoint.position(), unavailable);
 			usable = false;
 		}
 		Position resumeFrom = null;
-		table.copier = null;
-		table.snapshotDone = false;
-		table.confirmed = null;
 		if (usable && checkpoint.snapshotDone()) {
-			table.snapshotDone = true;
-			table.confirmed = checkpoint.position();
-			table.enter(Phase.CATCHING_UP);
+			table.startStreaming(checkpoint.position());
 			resumeFrom = checkpoint.position();
 			logger.info("Table {} resumes from checkpoint {}", mapping.source(), checkpoint.position());
 		}
 		else if (!snapshot && mapping.snapshot() == SnapshotMode.NEVER && !usable) {
 			// Streams from the head; rows that exist already are not copied.
-			table.snapshotDone = true;
-			table.enter(Phase.CATCHING_UP);
+			table.startStreaming(null);
 			logger.info("Table {} is not snapshotted (snapshot mode never)", mapping.source());
 		}
 		else {
-			table.copier = copier(table, layout, targetKeys);
+			Copier copy = copier(table, layout, targetKeys);
 			if (usable && checkpoint.copiedUpTo() != null) {
 				// A copy cut short: continue after its last landed chunk, streaming from its position.
-				table.copier.resumeAfter(checkpoint.copiedUpTo());
-				table.confirmed = checkpoint.position();
+				copy.resumeAfter(checkpoint.copiedUpTo());
 				resumeFrom = checkpoint.position();
 			}
-			table.enter(Phase.SNAPSHOTTING);
+			table.startCopy(copy, resumeFrom);
 		}
-		table.subscription = new BufferedSubscription(layout, settings.bufferSoftLimitBytes(),
-				settings.flushMaxChanges(), this.runtime::wake);
-		if (table.phase() != Phase.SNAPSHOTTING) {
-			table.subscription.endCopyPhase();
-		}
-		table.copyOnRestart = false;
+		table.takeChangesInto(new BufferedSubscription(layout, settings.bufferSoftLimitBytes(),
+				settings.flushMaxChanges(), this.runtime::wake));
 		return resumeFrom;
 	}
 
@@ -152,7 +135,7 @@ final class TableSetup {
 	}
 
 	private Copier copier(TableRuntime table, TableLayout layout, Copier.TargetKeys targetKeys) {
-		Copier copier = new Copier(this.runtime.source, layout, table.applier, this.runtime.settings.copy(),
+		Copier copier = new Copier(this.runtime.source, layout, table.wiring.applier(), this.runtime.settings.copy(),
 				targetKeys);
 		if (table.mapping.hasSink()) {
 			// A sink that fails is given the chunk again, however long it takes; the snapshot never
@@ -161,20 +144,18 @@ final class TableSetup {
 
 				@Override
 				public void failed(ApplyException failure, Duration pause) {
-					table.lastError = "Snapshot chunk not delivered, retrying in " + pause.toMillis() + " ms: "
-							+ failure.getMessage();
+					table.notePassingError("Snapshot chunk not delivered, retrying in " + pause.toMillis() + " ms: "
+							+ failure.getMessage());
 				}
 
 				@Override
 				public void recovered() {
-					if (table.phase() != Phase.FAILED) {
-						table.lastError = null;
-					}
+					table.notePassingError(null);
 				}
 
 			});
 		}
-		Copier.ChunkObserver observer = this.runtime.chunkObserver;
+		Copier.ChunkObserver observer = this.runtime.chunkObserver();
 		if (observer != null) {
 			copier.observe(observer);
 		}

@@ -8,16 +8,24 @@
  * tables one after another, {@code ChecksumRuns} compares source and target, {@code FlushApi}
  * holds the waits callers use, {@code TableControl} pauses, resumes, resnapshots and restarts one
  * table, and {@code SourceEvents} routes what the binlog reader sees. {@code PipelineRuntime} is
- * what they share; {@code FlushTotals} keeps each table's flush totals for the status, and
+ * what they share, and {@code TableRuntime} one table's state, with {@code TableIntake} (whether
+ * it takes changes now) and {@code TableWiring} (what it writes with); each owns its fields, and
+ * the other parts change them only through named transitions; {@code CycleSignal} wakes the
+ * catch-up loop early. {@code FlushTotals} keeps each table's flush totals for the status, and
  * {@code TableTimeline} its recent events (phase changes, actions and who asked, waits for buffer
  * room, failed flushes, schema changes, checksum results), at most 200 a table.
  * {@code ReplicationRun} runs a full cycle at every flush interval or on request, and an early one
  * whenever the reader reports that it has read everything the source sent
  * ({@code cdc.flush.when-idle}); an early cycle leaves recently written keys buffered, and a wait
- * for "everything flushed" counts full cycles only. {@code ReplicationRun} holds these parts for one run: the pipeline's whole life without HA, one
- * term of leadership with it; {@code CurrentRun} holds the run the facade's calls go to and makes
+ * for "everything flushed" counts full cycles only. {@code ReplicationRun} holds these parts for
+ * one run: the pipeline's whole life without HA, one term of leadership with it; {@code CurrentRun} holds the run the facade's calls go to and makes
  * the next one with the same observers; {@code LeaderLoop} waits as a standby, runs a term while
  * leading and goes back to standby when the term is lost.
+ *
+ * <p>Invariant (phases): a table's phase changes only along {@code Phase.mayMoveTo}, in
+ * {@code TableRuntime.enter}; a table is held, or waits for the reader's rewind, while an action
+ * sets it up again, and takes no changes meanwhile ({@code TableIntake.isOpen}); a table activated
+ * after a cycle read the activation count sits that cycle out ({@code TableIntake.activatedAfter}).
  *
  * <p>Invariant (HA): a run writes rows and checkpoints only through its term's fence, loads the
  * checkpoints only after it leads, and once its term is lost applies nothing more.

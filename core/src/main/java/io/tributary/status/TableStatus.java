@@ -82,7 +82,27 @@ public record TableStatus(String name, String target, Phase phase, long rowsCopi
 		/** Not applied, on request; its position stays where it was paused. */
 		PAUSED,
 		/** Stopped with an error; see {@code lastError}. */
-		FAILED
+		FAILED;
+
+		/**
+		 * Returns whether a table in this phase may move to {@code next}: the one table of the
+		 * phases' transitions. Any phase may fail; a table is copied (again) from any phase but a
+		 * copy; it streams only after catching up, and is paused only while it catches up or streams.
+		 * @param next the phase to move to
+		 * @return whether the move is allowed; moving to the same phase is no move and always allowed
+		 */
+		public boolean mayMoveTo(Phase next) {
+			if (next == this || next == FAILED) {
+				return true;
+			}
+			return switch (this) {
+				case STARTING -> next == SNAPSHOTTING || next == CATCHING_UP;
+				case SNAPSHOTTING -> next == CATCHING_UP;
+				case CATCHING_UP -> next == STREAMING || next == PAUSED || next == SNAPSHOTTING;
+				case STREAMING -> next == PAUSED || next == SNAPSHOTTING;
+				case PAUSED, FAILED -> next == CATCHING_UP || next == SNAPSHOTTING;
+			};
+		}
 
 	}
 

@@ -85,7 +85,7 @@ class SourceFailoverIT {
 					assertThat(refusing.awaitTable(table, (t) -> t.phase() == Phase.FAILED).lastError())
 						.contains("points into the binary log of the server with server_id")
 						.contains("cdc.checkpoint.invalid-behavior=restart")
-						.contains("delete its row from the checkpoint table");
+						.contains("resnapshot the table");
 				}
 			}
 			Replication restarting = onReplica

@@ -222,8 +222,8 @@ final class RowEventDispatch {
 		}
 		if (inXaTransaction) {
 			failTable(table, "An XA transaction changed " + table + "; Tributary does not follow XA transactions, "
-					+ "whose rows are logged before the outcome is known. Stop using XA on this table, then delete its "
-					+ "row from the checkpoint table and restart to snapshot it again");
+					+ "whose rows are logged before the outcome is known. Stop using XA on this table, then restart the "
+					+ "table (the restart action), which copies it again");
 			return;
 		}
 		if (this.checkedMaps.get(rows.tableId()) != map) {
@@ -233,7 +233,7 @@ final class RowEventDispatch {
 				failTable(table, "Row images of " + table + " no longer match its layout: "
 						+ ((mismatch != null) ? mismatch : "they carry " + rows.columnCount() + " columns")
 						+ ". The table changed on the source in a way Tributary could not follow in the stream; "
-						+ "delete its row from the checkpoint table and restart to snapshot it again");
+						+ "restart the table (the restart action), which copies it again");
 				return;
 			}
 			this.checkedMaps.put(rows.tableId(), map);
