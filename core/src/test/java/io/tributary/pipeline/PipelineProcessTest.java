@@ -85,9 +85,19 @@ class PipelineProcessTest {
 	void statusLineReadsBackAsPrinted() {
 		TableStatus.Checksum checksum = new TableStatus.Checksum(TableStatus.Checksum.State.RUNNING, 9, 4, 2, 3, 900,
 				null, null, null);
-		TableStatus orders = new TableStatus("shop.orders", "copy.orders", TableStatus.Phase.STREAMING, 20_000, 20_000,
-				10, 0, null, 5, 500, 100, 0, 0, 0, 0, -1, 1_234, null, false, null, null, null, checksum, null,
-				new TableStatus.Events(10, 20, 3, 0), new TableStatus.Flushes(17, 1, 0, 0, 0, 0), true);
+		TableStatus orders = TableStatus.builder("shop.orders", "copy.orders", TableStatus.Phase.STREAMING)
+			.rowsCopied(20_000)
+			.rowsEstimated(20_000)
+			.chunksCopied(10)
+			.snapshotDone(true)
+			.bufferedKeys(5)
+			.bufferedBytes(500)
+			.keysAdded(100)
+			.changesApplied(1_234)
+			.flushes(new TableStatus.Flushes(17, 1, 0, 0, 0, 0))
+			.checksum(checksum)
+			.events(new TableStatus.Events(10, 20, 3, 0))
+			.build();
 		PipelineStatus status = new PipelineStatus("default", PipelineStatus.State.RUNNING, null, null, 0, 4_096L,
 				List.of(orders), null, null, false, null);
 
