@@ -320,11 +320,11 @@ class AdminPagesTest {
 		TableStatus.Checksum done = new TableStatus.Checksum(TableStatus.Checksum.State.DONE, 12, 1, 0, 0, 40_000,
 				NOW.minusSeconds(60), NOW.minusSeconds(50), null);
 		TableStatus orders = everyCounter("shop.orders", ordersApplied, ordersContention);
-		orders = new TableStatus(orders.name(), orders.target(), orders.phase(), 0, 0, 0, 0, null,
-				orders.bufferedKeys(), orders.bufferedBytes(), orders.keysAdded(), orders.droppedAboveHighWatermark(),
-				orders.deferredInFlight(), orders.parkEvents(), orders.parkedMillis(), orders.bufferSoftLimitBytes(),
-				orders.changesApplied(), orders.apply(), orders.allChangesFlushed(), orders.confirmedPosition(),
-				orders.lastFlush(), null, done, orders.lastAction(), orders.events(), orders.flushes(), true);
+		orders = orders.toBuilder()
+			.copy(new TableStatus.Copy(0, 0, 0, 0, null, true))
+			.lastError(null)
+			.checksum(done)
+			.build();
 		TableStatus items = table("shop.items", Phase.SNAPSHOTTING, 0, 0, 400_000, 1_000_000, 49L,
 				TableStatus.Checksum.IDLE);
 		PipelineStatus main = pipeline("main", eventsRead, 1_500, 8_192L, orders, items);

@@ -208,12 +208,11 @@ class AdminSecurityTest {
 		@Bean
 		TributaryPipelines tributaryPipelines() {
 			TableId orders = new TableId("shop", "orders");
-			PipelineSettings defaults = PipelineSettings.of(new SourceSettings("127.0.0.1", 1, "u", "p", 7, null, null),
-					List.of(new TableMapping(orders, new TableId("replica", "orders"))), new TableId("replica", "cp"));
-			PipelineSettings main = new PipelineSettings("main", defaults.source(), defaults.tables(),
-					defaults.flushInterval(), defaults.checkpointTable(), defaults.checkpointInterval(),
-					defaults.copy(), defaults.batchRows(), defaults.batchBytes(), defaults.invalidCheckpointBehavior(),
-					defaults.bufferSoftLimitBytes(), defaults.flushMaxChanges(), defaults.applyConcurrency());
+			PipelineSettings main = PipelineSettings
+				.builder(new SourceSettings("127.0.0.1", 1, "u", "p", 7, null, null),
+						List.of(new TableMapping(orders, new TableId("replica", "orders"))), new TableId("replica", "cp"))
+				.name("main")
+				.build();
 			return new TributaryPipelines(List.of(new Pipeline(main, new HikariDataSource(), new HikariDataSource())));
 		}
 

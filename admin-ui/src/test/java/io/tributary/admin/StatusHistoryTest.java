@@ -82,11 +82,7 @@ class StatusHistoryTest {
 	}
 
 	private static TableStatus withApply(TableStatus t, TableStatus.Apply apply) {
-		return new TableStatus(t.name(), t.target(), t.phase(), t.rowsCopied(), t.rowsEstimated(), t.chunksCopied(),
-				t.copyRowsPerSecond(), t.copyEtaSeconds(), t.bufferedKeys(), t.bufferedBytes(), t.keysAdded(),
-				t.droppedAboveHighWatermark(), t.deferredInFlight(), t.parkEvents(), t.parkedMillis(),
-				t.bufferSoftLimitBytes(), t.changesApplied(), apply, t.allChangesFlushed(), t.confirmedPosition(),
-				t.lastFlush(), t.lastError(), t.checksum(), t.lastAction(), t.events(), t.flushes(), t.snapshotDone());
+		return t.toBuilder().apply(apply).build();
 	}
 
 	@Test

@@ -32,32 +32,30 @@ final class Statuses {
 
 	/** A table whose every counter has a value of its own, so a page showing the wrong one is caught. */
 	static TableStatus everyCounter(String name, long changesApplied, long contentionEvents) {
-		return new TableStatus(name, "replica." + name.substring(name.indexOf('.') + 1), Phase.STREAMING, 400_001,
-				1_000_002, 403, 12_345.6, 49L, 12_345, 1_234_567, 9_876_543, 17, 4, 2, 1_500, 64L * 1024 * 1024,
-				changesApplied, new TableStatus.Apply(3_456, 7, 1_111_111, 2_222, contentionEvents, 44, 3, 8), false,
-				"mysql-bin.000003:900", new TableStatus.Flush(NOW.minusSeconds(2), 1_234, 56, "ok"),
-				"Upserting 12 rows into replica.orders failed: Data too long for column 'v'",
-				new TableStatus.Checksum(TableStatus.Checksum.State.DONE, 12, 5, 1, 1, 40_000, NOW.minusSeconds(60),
-						NOW.minusSeconds(50), null),
-				new TableStatus.Action("pause", NOW.minusSeconds(90), "paused at mysql-bin.000003:800 (by alice)"),
-				new TableStatus.Events(101, 202, 303, 4), new TableStatus.Flushes(55, 2, 123_456, 789, 3_000_000_000L,
-						250_000_000L),
-				true);
+		return TableStatus.builder(name, "replica." + name.substring(name.indexOf('.') + 1), Phase.STREAMING)
+			.copy(new TableStatus.Copy(400_001, 1_000_002, 403, 12_345.6, 49L, true))
+			.buffer(new TableStatus.Buffer(12_345, 1_234_567, 64L * 1024 * 1024, 9_876_543, 17, 4, 2, 1_500))
+			.flushing(new TableStatus.Flushing(changesApplied, false, "mysql-bin.000003:900",
+					new TableStatus.Flush(NOW.minusSeconds(2), 1_234, 56, "ok"),
+					new TableStatus.Flushes(55, 2, 123_456, 789, 3_000_000_000L, 250_000_000L)))
+			.apply(new TableStatus.Apply(3_456, 7, 1_111_111, 2_222, contentionEvents, 44, 3, 8))
+			.lastError("Upserting 12 rows into replica.orders failed: Data too long for column 'v'")
+			.checksum(new TableStatus.Checksum(TableStatus.Checksum.State.DONE, 12, 5, 1, 1, 40_000,
+					NOW.minusSeconds(60), NOW.minusSeconds(50), null))
+			.lastAction(new TableStatus.Action("pause", NOW.minusSeconds(90), "paused at mysql-bin.000003:800 (by alice)"))
+			.events(new TableStatus.Events(101, 202, 303, 4))
+			.build();
 	}
 
 	/** A table published to a Kafka topic, with what its sink reports. */
 	static TableStatus publishedToKafka(String name) {
-		TableStatus base = everyCounter(name, 5_000, 0);
 		Map<String, Long> offsets = new LinkedHashMap<>();
 		offsets.put("0", 410_001L);
 		offsets.put("1", 409_876L);
-		return new TableStatus(base.name(), "(kafka)." + name, base.phase(), base.rowsCopied(), base.rowsEstimated(),
-				base.chunksCopied(), base.copyRowsPerSecond(), base.copyEtaSeconds(), base.bufferedKeys(),
-				base.bufferedBytes(), base.keysAdded(), base.droppedAboveHighWatermark(), base.deferredInFlight(),
-				base.parkEvents(), base.parkedMillis(), base.bufferSoftLimitBytes(), base.changesApplied(), base.apply(),
-				base.allChangesFlushed(), base.confirmedPosition(), base.lastFlush(), base.lastError(), base.checksum(),
-				base.lastAction(), base.events(), base.flushes(), base.snapshotDone(),
-				new SinkStatus("kafka", name, 1_234_567, 3, offsets));
+		return everyCounter(name, 5_000, 0).toBuilder()
+			.target("(kafka)." + name)
+			.sink(new SinkStatus("kafka", name, 1_234_567, 3, offsets))
+			.build();
 	}
 
 	/** The detail of a table with two columns, a partitioning index, a checkpoint and three events. */
@@ -81,11 +79,16 @@ final class Statuses {
 	static TableStatus table(String name, Phase phase, long changesApplied, long bufferedBytes, long rowsCopied,
 			long rowsEstimated, Long etaSeconds, TableStatus.Checksum checksum) {
 		double rowsPerSecond = (phase == Phase.SNAPSHOTTING) ? 12_345.6 : 0;
-		return new TableStatus(name, "replica." + name.substring(name.indexOf('.') + 1), phase, rowsCopied,
-				rowsEstimated, rowsCopied / 1_000, rowsPerSecond, etaSeconds, bufferedBytes / 100, bufferedBytes, 0, 17,
-				4, 2, 1_500, 64L * 1024 * 1024, changesApplied, null, bufferedBytes == 0, "mysql-bin.000003:900",
-				new TableStatus.Flush(NOW.minusSeconds(2), 1_234, 56, "ok"), null, checksum, null,
-				TableStatus.Events.NONE, null, phase != Phase.SNAPSHOTTING);
+		return TableStatus.builder(name, "replica." + name.substring(name.indexOf('.') + 1), phase)
+			.copy(new TableStatus.Copy(rowsCopied, rowsEstimated, rowsCopied / 1_000, rowsPerSecond, etaSeconds,
+					phase != Phase.SNAPSHOTTING))
+			.buffer(new TableStatus.Buffer(bufferedBytes / 100, bufferedBytes, 64L * 1024 * 1024, 0, 17, 4, 2, 1_500))
+			.changesApplied(changesApplied)
+			.allChangesFlushed(bufferedBytes == 0)
+			.confirmedPosition("mysql-bin.000003:900")
+			.lastFlush(new TableStatus.Flush(NOW.minusSeconds(2), 1_234, 56, "ok"))
+			.checksum(checksum)
+			.build();
 	}
 
 }

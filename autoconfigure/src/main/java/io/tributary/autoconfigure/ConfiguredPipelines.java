@@ -91,14 +91,23 @@ final class ConfiguredPipelines {
 		TributaryProperties.Checkpoint checkpoint = properties.getCheckpoint();
 		TributaryProperties.Copy copy = properties.getCopy();
 		TributaryProperties.Checksum checksum = properties.getChecksum();
-		return new PipelineSettings(configured.pipeline(), source, tables.get(configured.pipeline()),
-				flush.getInterval(), checkpointTable(properties, targetSchema), checkpoint.getInterval(),
-				new CopySizing(copy.getThreads(), copy.getChunkRows(), copy.getMinChunkRows(), copy.getMaxChunkRows(),
-						copy.getChunkTime()),
-				flush.getBatchRows(), flush.getBatchBytes().toBytes(), checkpoint.getInvalidBehavior(),
-				properties.getBuffer().getSoftLimit().toBytes(), flush.getMaxChanges(), flush.getConcurrency(),
-				new ChecksumSettings(checksum.isEnabled(), checksum.isFixDifferences(), checksum.getChunkRows()),
-				listener, haSettings(properties.getHa()), flush.isWhenIdle());
+		return PipelineSettings.builder(source, tables.get(configured.pipeline()), checkpointTable(properties, targetSchema))
+			.name(configured.pipeline())
+			.flushInterval(flush.getInterval())
+			.flushWhenIdle(flush.isWhenIdle())
+			.flushMaxChanges(flush.getMaxChanges())
+			.applyConcurrency(flush.getConcurrency())
+			.batchRows(flush.getBatchRows())
+			.batchBytes(flush.getBatchBytes().toBytes())
+			.bufferSoftLimitBytes(properties.getBuffer().getSoftLimit().toBytes())
+			.checkpointInterval(checkpoint.getInterval())
+			.invalidCheckpointBehavior(checkpoint.getInvalidBehavior())
+			.copy(new CopySizing(copy.getThreads(), copy.getChunkRows(), copy.getMinChunkRows(), copy.getMaxChunkRows(),
+					copy.getChunkTime()))
+			.checksum(new ChecksumSettings(checksum.isEnabled(), checksum.isFixDifferences(), checksum.getChunkRows()))
+			.listener(listener)
+			.ha(haSettings(properties.getHa()))
+			.build();
 	}
 
 	private static HaSettings haSettings(TributaryProperties.Ha ha) {

@@ -9,8 +9,13 @@ import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.unit.DataSize;
 
+import io.tributary.checksum.ChecksumSettings;
+import io.tributary.copy.CopySizing;
+import io.tributary.ha.HaSettings;
 import io.tributary.pipeline.InvalidCheckpointBehavior;
+import io.tributary.pipeline.PipelineSettings.Defaults;
 import io.tributary.pipeline.SnapshotMode;
+import io.tributary.source.SourceSettings;
 import io.tributary.source.SslMode;
 
 /**
@@ -161,20 +166,20 @@ public class TributaryProperties {
 		/**
 		 * How long to wait for a connection to the source.
 		 */
-		private Duration connectTimeout = Duration.ofSeconds(10);
+		private Duration connectTimeout = SourceSettings.DEFAULT_CONNECT_TIMEOUT;
 
 		/**
 		 * How often an idle source sends a heartbeat on the replication connection. Heartbeats move
 		 * the replication position of a source nobody writes to, so this bounds how long an idle
 		 * source reads as behind.
 		 */
-		private Duration heartbeatInterval = Duration.ofSeconds(1);
+		private Duration heartbeatInterval = SourceSettings.DEFAULT_HEARTBEAT_INTERVAL;
 
 		/**
 		 * How connections to the source use TLS: disabled, preferred, required, verify-ca or
 		 * verify-identity.
 		 */
-		private SslMode sslMode = SslMode.PREFERRED;
+		private SslMode sslMode = SourceSettings.DEFAULT_SSL_MODE;
 
 		/**
 		 * PEM file of the certificate authority that signed the source's certificate, for verify-ca
@@ -188,7 +193,7 @@ public class TributaryProperties {
 		 * failover. When false, positions are followed by binlog file and offset only, which are
 		 * valid on the server that wrote them and nowhere else.
 		 */
-		private boolean gtidPositioning = true;
+		private boolean gtidPositioning = SourceSettings.DEFAULT_GTID_POSITIONING;
 
 		public String getHost() {
 			return this.host;
@@ -570,7 +575,7 @@ public class TributaryProperties {
 		 * binlog reader waits for room before adding a change for a new key (one larger row is
 		 * still admitted). Negative for no limit.
 		 */
-		private DataSize softLimit = DataSize.ofMegabytes(256);
+		private DataSize softLimit = DataSize.ofBytes(Defaults.BUFFER_SOFT_LIMIT_BYTES);
 
 		public DataSize getSoftLimit() {
 			return this.softLimit;
@@ -591,14 +596,14 @@ public class TributaryProperties {
 		 * How often buffered changes are applied and the position confirmed while the reader is
 		 * behind, and how long a row changed again after an early write waits (see when-idle).
 		 */
-		private Duration interval = Duration.ofMillis(250);
+		private Duration interval = Defaults.FLUSH_INTERVAL;
 
 		/**
 		 * Whether buffered changes are applied as soon as the binlog reader has read everything the
 		 * source sent, rather than only at the interval. A row changed again within the interval
 		 * still waits for it, so a hot row costs a few writes per second.
 		 */
-		private boolean whenIdle = true;
+		private boolean whenIdle = Defaults.FLUSH_WHEN_IDLE;
 
 		public boolean isWhenIdle() {
 			return this.whenIdle;
@@ -612,7 +617,7 @@ public class TributaryProperties {
 		 * Most statements applying changes at once (per pipeline); lowered automatically while
 		 * statements meet deadlocks or lock wait timeouts, and grown back slowly.
 		 */
-		private int concurrency = 4;
+		private int concurrency = Defaults.APPLY_CONCURRENCY;
 
 		public int getConcurrency() {
 			return this.concurrency;
@@ -625,7 +630,7 @@ public class TributaryProperties {
 		/**
 		 * Buffered changes of one table at which a flush starts without waiting for the interval.
 		 */
-		private int maxChanges = 10_000;
+		private int maxChanges = Defaults.FLUSH_MAX_CHANGES;
 
 		public int getMaxChanges() {
 			return this.maxChanges;
@@ -638,12 +643,12 @@ public class TributaryProperties {
 		/**
 		 * Most rows per REPLACE or DELETE statement.
 		 */
-		private int batchRows = 1000;
+		private int batchRows = Defaults.BATCH_ROWS;
 
 		/**
 		 * Approximate most bytes of row values per statement.
 		 */
-		private DataSize batchBytes = DataSize.ofMegabytes(1);
+		private DataSize batchBytes = DataSize.ofBytes(Defaults.BATCH_BYTES);
 
 		public Duration getInterval() {
 			return this.interval;
@@ -680,27 +685,27 @@ public class TributaryProperties {
 		 * Chunks a snapshot reads in parallel, and chunks it writes in parallel; the write of a
 		 * chunk overlaps the read of the next.
 		 */
-		private int threads = 4;
+		private int threads = CopySizing.DEFAULT_THREADS;
 
 		/**
 		 * Rows of a snapshot's first chunk; later chunks follow chunk-time.
 		 */
-		private int chunkRows = 5000;
+		private int chunkRows = CopySizing.DEFAULT_INITIAL_CHUNK_ROWS;
 
 		/**
 		 * Fewest rows per snapshot chunk.
 		 */
-		private int minChunkRows = 1000;
+		private int minChunkRows = CopySizing.DEFAULT_MIN_CHUNK_ROWS;
 
 		/**
 		 * Most rows per snapshot chunk.
 		 */
-		private int maxChunkRows = 100_000;
+		private int maxChunkRows = CopySizing.DEFAULT_MAX_CHUNK_ROWS;
 
 		/**
 		 * Time one chunk should take to read and write; the chunk size moves toward it.
 		 */
-		private Duration chunkTime = Duration.ofMillis(500);
+		private Duration chunkTime = CopySizing.DEFAULT_TARGET_CHUNK_TIME;
 
 		public int getThreads() {
 			return this.threads;
@@ -759,19 +764,19 @@ public class TributaryProperties {
 		 * Least time between two checkpoint writes while streaming; a crash replays at most about
 		 * this much.
 		 */
-		private Duration interval = Duration.ofSeconds(1);
+		private Duration interval = Defaults.CHECKPOINT_INTERVAL;
 
 		/**
 		 * Name of the pipeline of cdc.source, under which its checkpoints are stored, so several
 		 * applications can share one checkpoint table. Each of cdc.sources names its own.
 		 */
-		private String pipeline = "default";
+		private String pipeline = Defaults.NAME;
 
 		/**
 		 * What to do when a checkpoint cannot be resumed without loss (its binlog file was purged,
 		 * or the source was reset): stop the table with an error, or snapshot it again.
 		 */
-		private InvalidCheckpointBehavior invalidBehavior = InvalidCheckpointBehavior.ERROR;
+		private InvalidCheckpointBehavior invalidBehavior = Defaults.INVALID_CHECKPOINT_BEHAVIOR;
 
 		/**
 		 * Where checkpoints are kept: jdbc (the checkpoint table in the target) or kafka (a compacted
@@ -855,18 +860,18 @@ public class TributaryProperties {
 		/**
 		 * Whether to compare a table with its target when its snapshot finishes.
 		 */
-		private boolean enabled = true;
+		private boolean enabled = ChecksumSettings.DEFAULTS.enabled();
 
 		/**
 		 * Whether to recopy a chunk from the source when it still differs after the stream has
 		 * caught up with it.
 		 */
-		private boolean fixDifferences = true;
+		private boolean fixDifferences = ChecksumSettings.DEFAULTS.fixDifferences();
 
 		/**
 		 * Rows per compared chunk.
 		 */
-		private int chunkRows = 2000;
+		private int chunkRows = ChecksumSettings.DEFAULT_CHUNK_ROWS;
 
 		public boolean isEnabled() {
 			return this.enabled;
@@ -904,20 +909,20 @@ public class TributaryProperties {
 		 * wait as standbys and take over when it stops, dies or stalls. Off, a single instance
 		 * replicates and a second one would write alongside it.
 		 */
-		private boolean enabled = false;
+		private boolean enabled = HaSettings.OFF.enabled();
 
 		/**
 		 * How long a leader stays leader without renewing its lease (renewed every third of it) on
 		 * the target's clock. A standby takes over from a stalled leader about this long after its
 		 * last renewal; a leader paused longer than this loses its leadership. At least 1s.
 		 */
-		private Duration lease = Duration.ofSeconds(15);
+		private Duration lease = HaSettings.DEFAULT_LEASE;
 
 		/**
 		 * How often a standby tries to become leader; at most the lease. A standby takes over from a
 		 * leader that stopped or died within about this long.
 		 */
-		private Duration pollInterval = Duration.ofSeconds(2);
+		private Duration pollInterval = HaSettings.DEFAULT_POLL_INTERVAL;
 
 		public boolean isEnabled() {
 			return this.enabled;

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -12,12 +13,21 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.util.unit.DataSize;
+
+import io.tributary.checksum.ChecksumSettings;
+import io.tributary.copy.CopySizing;
+import io.tributary.ha.HaSettings;
+import io.tributary.pipeline.PipelineSettings.Defaults;
+import io.tributary.source.SourceSettings;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The properties table of docs/configuration.md lists exactly the properties there are: every
  * property of the metadata with its default, every property of list elements and map values, and
- * nothing else.
+ * nothing else; and the defaults the engine declares, which the properties start from, are the
+ * documented ones.
  */
 class ConfigurationDocsTest {
 
@@ -82,6 +92,51 @@ class ConfigurationDocsTest {
 			}
 		});
 		assertThat(wrong).isEmpty();
+	}
+
+	@Test
+	void theEngineDefaultsAreTheDocumentedOnes() {
+		Map<String, Object> engine = new LinkedHashMap<>();
+		engine.put("cdc.source.connect-timeout", SourceSettings.DEFAULT_CONNECT_TIMEOUT);
+		engine.put("cdc.source.heartbeat-interval", SourceSettings.DEFAULT_HEARTBEAT_INTERVAL);
+		engine.put("cdc.source.ssl-mode", SourceSettings.DEFAULT_SSL_MODE);
+		engine.put("cdc.source.gtid-positioning", SourceSettings.DEFAULT_GTID_POSITIONING);
+		engine.put("cdc.buffer.soft-limit", DataSize.ofBytes(Defaults.BUFFER_SOFT_LIMIT_BYTES));
+		engine.put("cdc.flush.interval", Defaults.FLUSH_INTERVAL);
+		engine.put("cdc.flush.when-idle", Defaults.FLUSH_WHEN_IDLE);
+		engine.put("cdc.flush.concurrency", Defaults.APPLY_CONCURRENCY);
+		engine.put("cdc.flush.max-changes", Defaults.FLUSH_MAX_CHANGES);
+		engine.put("cdc.flush.batch-rows", Defaults.BATCH_ROWS);
+		engine.put("cdc.flush.batch-bytes", DataSize.ofBytes(Defaults.BATCH_BYTES));
+		engine.put("cdc.copy.threads", CopySizing.DEFAULT_THREADS);
+		engine.put("cdc.copy.chunk-rows", CopySizing.DEFAULT_INITIAL_CHUNK_ROWS);
+		engine.put("cdc.copy.min-chunk-rows", CopySizing.DEFAULT_MIN_CHUNK_ROWS);
+		engine.put("cdc.copy.max-chunk-rows", CopySizing.DEFAULT_MAX_CHUNK_ROWS);
+		engine.put("cdc.copy.chunk-time", CopySizing.DEFAULT_TARGET_CHUNK_TIME);
+		engine.put("cdc.checkpoint.interval", Defaults.CHECKPOINT_INTERVAL);
+		engine.put("cdc.checkpoint.pipeline", Defaults.NAME);
+		engine.put("cdc.checkpoint.invalid-behavior", Defaults.INVALID_CHECKPOINT_BEHAVIOR);
+		engine.put("cdc.checksum.enabled", ChecksumSettings.DEFAULTS.enabled());
+		engine.put("cdc.checksum.fix-differences", ChecksumSettings.DEFAULTS.fixDifferences());
+		engine.put("cdc.checksum.chunk-rows", ChecksumSettings.DEFAULT_CHUNK_ROWS);
+		engine.put("cdc.ha.enabled", HaSettings.OFF.enabled());
+		engine.put("cdc.ha.lease", HaSettings.DEFAULT_LEASE);
+		engine.put("cdc.ha.poll-interval", HaSettings.DEFAULT_POLL_INTERVAL);
+		List<String> wrong = new ArrayList<>();
+		engine.forEach((name, value) -> {
+			if (!rows.getOrDefault(name, "").contains("`" + render(value) + "`")) {
+				wrong.add(name + " defaults to `" + render(value) + "`, documented as: " + rows.get(name));
+			}
+		});
+		assertThat(wrong).isEmpty();
+	}
+
+	/** Renders a default as the metadata and the documentation write it: 250ms, 256MB, error, true. */
+	private static String render(Object value) {
+		if (value instanceof Enum<?> constant) {
+			return constant.name().toLowerCase(Locale.ROOT).replace('_', '-');
+		}
+		return PropertyChecks.format(value);
 	}
 
 	private static boolean covers(String row, String name) {

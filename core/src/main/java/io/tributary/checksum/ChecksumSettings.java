@@ -10,8 +10,11 @@ package io.tributary.checksum;
  */
 public record ChecksumSettings(boolean enabled, boolean fixDifferences, int chunkRows) {
 
-	/** Compare after every snapshot, repair what differs, 2000 rows per chunk. */
-	public static final ChecksumSettings DEFAULTS = new ChecksumSettings(true, true, 2_000);
+	/** Rows per compared chunk unless configured otherwise. */
+	public static final int DEFAULT_CHUNK_ROWS = 2_000;
+
+	/** Compare after every snapshot, repair what differs, {@value #DEFAULT_CHUNK_ROWS} rows per chunk. */
+	public static final ChecksumSettings DEFAULTS = new ChecksumSettings(true, true, DEFAULT_CHUNK_ROWS);
 
 	public ChecksumSettings {
 		if (chunkRows < 1) {

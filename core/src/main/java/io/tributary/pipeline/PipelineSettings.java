@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Objects;
 
 import io.tributary.apply.ChangeListener;
+import io.tributary.apply.ParallelApplier;
 import io.tributary.checksum.ChecksumSettings;
 import io.tributary.copy.CopySizing;
 import io.tributary.ha.HaSettings;
@@ -12,7 +13,14 @@ import io.tributary.source.SourceSettings;
 import io.tributary.source.TableId;
 
 /**
- * Everything a {@link Pipeline} needs to know besides its connection pools.
+ * Everything a {@link Pipeline} needs to know besides its connection pools. Built with
+ * {@link #builder}, which starts from the {@link Defaults}:
+ *
+ * <pre>{@code
+ * PipelineSettings settings = PipelineSettings.builder(source, tables, checkpointTable)
+ *         .flushInterval(Duration.ofMillis(100))
+ *         .build();
+ * }</pre>
  *
  * @param name name under which the pipeline's checkpoints are stored
  * @param source the source server
@@ -66,34 +74,26 @@ public record PipelineSettings(String name, SourceSettings source, List<TableMap
 		}
 	}
 
-	/** Creates settings that apply changes as soon as the reader is idle. */
-	public PipelineSettings(String name, SourceSettings source, List<TableMapping> tables, Duration flushInterval,
-			TableId checkpointTable, Duration checkpointInterval, CopySizing copy, int batchRows, long batchBytes,
-			InvalidCheckpointBehavior invalidCheckpointBehavior, long bufferSoftLimitBytes, int flushMaxChanges,
-			int applyConcurrency, ChecksumSettings checksum, ChangeListener listener, HaSettings ha) {
-		this(name, source, tables, flushInterval, checkpointTable, checkpointInterval, copy, batchRows, batchBytes,
-				invalidCheckpointBehavior, bufferSoftLimitBytes, flushMaxChanges, applyConcurrency, checksum, listener,
-				ha, true);
+	/**
+	 * Starts settings for the given source, tables and checkpoint table, with the {@link Defaults}
+	 * for everything else.
+	 * @param source the source server
+	 * @param tables tables to replicate
+	 * @param checkpointTable table in the target holding checkpoints
+	 * @return a builder
+	 */
+	public static Builder builder(SourceSettings source, List<TableMapping> tables, TableId checkpointTable) {
+		return new Builder(source, tables, checkpointTable);
 	}
 
-	/** Creates settings of a pipeline that runs as a single instance (no HA). */
-	public PipelineSettings(String name, SourceSettings source, List<TableMapping> tables, Duration flushInterval,
-			TableId checkpointTable, Duration checkpointInterval, CopySizing copy, int batchRows, long batchBytes,
-			InvalidCheckpointBehavior invalidCheckpointBehavior, long bufferSoftLimitBytes, int flushMaxChanges,
-			int applyConcurrency, ChecksumSettings checksum, ChangeListener listener) {
-		this(name, source, tables, flushInterval, checkpointTable, checkpointInterval, copy, batchRows, batchBytes,
-				invalidCheckpointBehavior, bufferSoftLimitBytes, flushMaxChanges, applyConcurrency, checksum, listener,
-				HaSettings.OFF);
+	/** Returns settings with the {@link Defaults} for everything but the source and the tables. */
+	public static PipelineSettings of(SourceSettings source, List<TableMapping> tables, TableId checkpointTable) {
+		return builder(source, tables, checkpointTable).build();
 	}
 
-	/** Creates settings that write changes to the tables' targets, with the default checksum settings. */
-	public PipelineSettings(String name, SourceSettings source, List<TableMapping> tables, Duration flushInterval,
-			TableId checkpointTable, Duration checkpointInterval, CopySizing copy, int batchRows, long batchBytes,
-			InvalidCheckpointBehavior invalidCheckpointBehavior, long bufferSoftLimitBytes, int flushMaxChanges,
-			int applyConcurrency) {
-		this(name, source, tables, flushInterval, checkpointTable, checkpointInterval, copy, batchRows, batchBytes,
-				invalidCheckpointBehavior, bufferSoftLimitBytes, flushMaxChanges, applyConcurrency, ChecksumSettings.DEFAULTS,
-				null);
+	/** Returns a builder that starts from these settings. */
+	public Builder toBuilder() {
+		return new Builder(this);
 	}
 
 	/** Returns whether changes go to a {@link ChangeListener} rather than to target tables. */
@@ -101,92 +101,59 @@ public record PipelineSettings(String name, SourceSettings source, List<TableMap
 		return this.listener != null;
 	}
 
-	/** Returns settings with the defaults for everything but the source and the tables. */
-	public static PipelineSettings of(SourceSettings source, List<TableMapping> tables, TableId checkpointTable) {
-		return new PipelineSettings("default", source, tables, Duration.ofMillis(250), checkpointTable,
-				Duration.ofSeconds(1), new CopySizing(4, 5_000, 1_000, 100_000, Duration.ofMillis(500)), 1_000,
-				1024 * 1024, InvalidCheckpointBehavior.ERROR, 256L * 1024 * 1024,
-				10_000, 4);
-	}
-
 	/**
 	 * Returns settings under another name, as for one of several sources whose pipelines share a
 	 * checkpoint table: each keeps its checkpoints, and with HA its leader lock, under its name.
 	 */
 	public PipelineSettings withName(String other) {
-		return new PipelineSettings(other, this.source, this.tables, this.flushInterval, this.checkpointTable,
-				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener,
-				this.ha, this.flushWhenIdle);
+		return toBuilder().name(other).build();
 	}
 
 	public PipelineSettings withFlushInterval(Duration interval) {
-		return new PipelineSettings(this.name, this.source, this.tables, interval, this.checkpointTable,
-				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener, this.ha, this.flushWhenIdle);
+		return toBuilder().flushInterval(interval).build();
 	}
 
 	public PipelineSettings withCopy(CopySizing sizing) {
-		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
-				this.checkpointInterval, sizing, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener, this.ha, this.flushWhenIdle);
+		return toBuilder().copy(sizing).build();
 	}
 
 	/** Returns settings whose snapshots use chunks of exactly {@code rows} rows. */
 	public PipelineSettings withChunkRows(int rows) {
-		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
-				this.checkpointInterval, new CopySizing(this.copy.threads(), rows, rows, rows, this.copy.targetChunkTime()),
-				this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener, this.ha, this.flushWhenIdle);
+		return toBuilder().copy(new CopySizing(this.copy.threads(), rows, rows, rows, this.copy.targetChunkTime()))
+			.build();
 	}
 
 	/** Returns settings whose apply statements take at most {@code rows} rows. */
 	public PipelineSettings withBatchRows(int rows) {
-		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
-				this.checkpointInterval, this.copy, rows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener, this.ha, this.flushWhenIdle);
+		return toBuilder().batchRows(rows).build();
 	}
 
 	public PipelineSettings withInvalidCheckpointBehavior(InvalidCheckpointBehavior behavior) {
-		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
-				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, behavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener, this.ha, this.flushWhenIdle);
+		return toBuilder().invalidCheckpointBehavior(behavior).build();
 	}
 
 	public PipelineSettings withSource(SourceSettings other) {
-		return new PipelineSettings(this.name, other, this.tables, this.flushInterval, this.checkpointTable,
-				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener, this.ha, this.flushWhenIdle);
+		return toBuilder().source(other).build();
 	}
 
 	public PipelineSettings withTables(List<TableMapping> other) {
-		return new PipelineSettings(this.name, this.source, other, this.flushInterval, this.checkpointTable,
-				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener, this.ha, this.flushWhenIdle);
+		return toBuilder().tables(other).build();
 	}
 
 	public PipelineSettings withBufferSoftLimitBytes(long bytes) {
-		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
-				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				bytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener, this.ha, this.flushWhenIdle);
+		return toBuilder().bufferSoftLimitBytes(bytes).build();
 	}
 
 	public PipelineSettings withFlushMaxChanges(int changes) {
-		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
-				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, changes, this.applyConcurrency, this.checksum, this.listener, this.ha, this.flushWhenIdle);
+		return toBuilder().flushMaxChanges(changes).build();
 	}
 
 	public PipelineSettings withApplyConcurrency(int concurrency) {
-		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
-				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, concurrency, this.checksum, this.listener, this.ha, this.flushWhenIdle);
+		return toBuilder().applyConcurrency(concurrency).build();
 	}
 
 	public PipelineSettings withCheckpointInterval(Duration interval) {
-		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
-				interval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener, this.ha, this.flushWhenIdle);
+		return toBuilder().checkpointInterval(interval).build();
 	}
 
 	/**
@@ -195,23 +162,16 @@ public record PipelineSettings(String name, SourceSettings source, List<TableMap
 	 * checkpoint table. {@code null} writes target tables again.
 	 */
 	public PipelineSettings withListener(ChangeListener other) {
-		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
-				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, other, this.ha, this.flushWhenIdle);
+		return toBuilder().listener(other).build();
 	}
 
 	public PipelineSettings withChecksum(ChecksumSettings settings) {
-		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
-				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, settings, this.listener, this.ha, this.flushWhenIdle);
+		return toBuilder().checksum(settings).build();
 	}
 
 	/** Returns settings that apply buffered changes when the reader is idle ({@code true}) or only at the interval. */
 	public PipelineSettings withFlushWhenIdle(boolean whenIdle) {
-		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
-				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener,
-				this.ha, whenIdle);
+		return toBuilder().flushWhenIdle(whenIdle).build();
 	}
 
 	/**
@@ -219,10 +179,216 @@ public record PipelineSettings(String name, SourceSettings source, List<TableMap
 	 * it waits as a standby while another leads, and its writes are fenced by its term.
 	 */
 	public PipelineSettings withHa(HaSettings other) {
-		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
-				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener,
-				other, this.flushWhenIdle);
+		return toBuilder().ha(other).build();
+	}
+
+	/**
+	 * What a pipeline does unless told otherwise. Each default is declared here or, for the settings
+	 * of one part, by that part ({@link CopySizing#DEFAULTS}, {@link ChecksumSettings#DEFAULTS},
+	 * {@link ParallelApplier#DEFAULT_CONCURRENCY}, {@link HaSettings#OFF}); the Spring Boot
+	 * properties start from these values too.
+	 */
+	public static final class Defaults {
+
+		/** Name under which a single pipeline keeps its checkpoints. */
+		public static final String NAME = "default";
+
+		/** Short enough that a change reaches the target within a fraction of a second. */
+		public static final Duration FLUSH_INTERVAL = Duration.ofMillis(250);
+
+		/** Buffered changes are applied as soon as the reader has read all the source has sent. */
+		public static final boolean FLUSH_WHEN_IDLE = true;
+
+		/** Buffered changes of one table at which a flush starts before the interval is up. */
+		public static final int FLUSH_MAX_CHANGES = 10_000;
+
+		/** A crash replays at most about this much of the stream. */
+		public static final Duration CHECKPOINT_INTERVAL = Duration.ofSeconds(1);
+
+		/** Most rows per apply statement. */
+		public static final int BATCH_ROWS = 1_000;
+
+		/** Approximate most bytes of values per apply statement: 1 MiB. */
+		public static final long BATCH_BYTES = 1024 * 1024;
+
+		/** Bytes of buffered changes per table at which the reader waits: 256 MiB. */
+		public static final long BUFFER_SOFT_LIMIT_BYTES = 256L * 1024 * 1024;
+
+		/** A checkpoint the source can no longer serve stops its table rather than copying it again. */
+		public static final InvalidCheckpointBehavior INVALID_CHECKPOINT_BEHAVIOR = InvalidCheckpointBehavior.ERROR;
+
+		/** Most statements applying changes at once. */
+		public static final int APPLY_CONCURRENCY = ParallelApplier.DEFAULT_CONCURRENCY;
+
+		private Defaults() {
+		}
+
+	}
+
+	/**
+	 * Builds {@link PipelineSettings}, starting from the {@link Defaults}; each method sets the
+	 * record component of its name.
+	 */
+	public static final class Builder {
+
+		private String name = Defaults.NAME;
+
+		private SourceSettings source;
+
+		private List<TableMapping> tables;
+
+		private Duration flushInterval = Defaults.FLUSH_INTERVAL;
+
+		private TableId checkpointTable;
+
+		private Duration checkpointInterval = Defaults.CHECKPOINT_INTERVAL;
+
+		private CopySizing copy = CopySizing.DEFAULTS;
+
+		private int batchRows = Defaults.BATCH_ROWS;
+
+		private long batchBytes = Defaults.BATCH_BYTES;
+
+		private InvalidCheckpointBehavior invalidCheckpointBehavior = Defaults.INVALID_CHECKPOINT_BEHAVIOR;
+
+		private long bufferSoftLimitBytes = Defaults.BUFFER_SOFT_LIMIT_BYTES;
+
+		private int flushMaxChanges = Defaults.FLUSH_MAX_CHANGES;
+
+		private int applyConcurrency = Defaults.APPLY_CONCURRENCY;
+
+		private ChecksumSettings checksum = ChecksumSettings.DEFAULTS;
+
+		private ChangeListener listener;
+
+		private HaSettings ha = HaSettings.OFF;
+
+		private boolean flushWhenIdle = Defaults.FLUSH_WHEN_IDLE;
+
+		private Builder(SourceSettings source, List<TableMapping> tables, TableId checkpointTable) {
+			this.source = source;
+			this.tables = tables;
+			this.checkpointTable = checkpointTable;
+		}
+
+		private Builder(PipelineSettings settings) {
+			this.name = settings.name;
+			this.source = settings.source;
+			this.tables = settings.tables;
+			this.flushInterval = settings.flushInterval;
+			this.checkpointTable = settings.checkpointTable;
+			this.checkpointInterval = settings.checkpointInterval;
+			this.copy = settings.copy;
+			this.batchRows = settings.batchRows;
+			this.batchBytes = settings.batchBytes;
+			this.invalidCheckpointBehavior = settings.invalidCheckpointBehavior;
+			this.bufferSoftLimitBytes = settings.bufferSoftLimitBytes;
+			this.flushMaxChanges = settings.flushMaxChanges;
+			this.applyConcurrency = settings.applyConcurrency;
+			this.checksum = settings.checksum;
+			this.listener = settings.listener;
+			this.ha = settings.ha;
+			this.flushWhenIdle = settings.flushWhenIdle;
+		}
+
+		public Builder name(String value) {
+			this.name = value;
+			return this;
+		}
+
+		public Builder source(SourceSettings value) {
+			this.source = value;
+			return this;
+		}
+
+		public Builder tables(List<TableMapping> value) {
+			this.tables = value;
+			return this;
+		}
+
+		public Builder flushInterval(Duration value) {
+			this.flushInterval = value;
+			return this;
+		}
+
+		public Builder checkpointTable(TableId value) {
+			this.checkpointTable = value;
+			return this;
+		}
+
+		public Builder checkpointInterval(Duration value) {
+			this.checkpointInterval = value;
+			return this;
+		}
+
+		public Builder copy(CopySizing value) {
+			this.copy = value;
+			return this;
+		}
+
+		public Builder batchRows(int value) {
+			this.batchRows = value;
+			return this;
+		}
+
+		public Builder batchBytes(long value) {
+			this.batchBytes = value;
+			return this;
+		}
+
+		public Builder invalidCheckpointBehavior(InvalidCheckpointBehavior value) {
+			this.invalidCheckpointBehavior = value;
+			return this;
+		}
+
+		/** Sets the buffer's soft limit; negative for none. */
+		public Builder bufferSoftLimitBytes(long value) {
+			this.bufferSoftLimitBytes = value;
+			return this;
+		}
+
+		public Builder flushMaxChanges(int value) {
+			this.flushMaxChanges = value;
+			return this;
+		}
+
+		public Builder applyConcurrency(int value) {
+			this.applyConcurrency = value;
+			return this;
+		}
+
+		public Builder checksum(ChecksumSettings value) {
+			this.checksum = value;
+			return this;
+		}
+
+		/** Sets the listener that receives every table's changes, or {@code null} to write target tables. */
+		public Builder listener(ChangeListener value) {
+			this.listener = value;
+			return this;
+		}
+
+		public Builder ha(HaSettings value) {
+			this.ha = value;
+			return this;
+		}
+
+		public Builder flushWhenIdle(boolean value) {
+			this.flushWhenIdle = value;
+			return this;
+		}
+
+		/**
+		 * Returns the settings.
+		 * @throws IllegalArgumentException when a value is out of range, or no table is listed
+		 */
+		public PipelineSettings build() {
+			return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
+					this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
+					this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener,
+					this.ha, this.flushWhenIdle);
+		}
+
 	}
 
 }

@@ -377,15 +377,22 @@ final class TableRuntime {
 		boolean snapshotting = copy != null && this.phase == Phase.SNAPSHOTTING;
 		Position position = this.confirmed;
 		boolean flushed = counters.bufferedKeys() == 0 && position != null && position.equals(this.intake.delivered(delivered));
-		return new TableStatus(this.mapping.source().toString(), TableSink.describe(this.mapping.target()), this.phase,
-				(copy != null) ? copy.rowsCopied() : 0, (copy != null) ? copy.rowsEstimated() : 0,
-				(copy != null) ? copy.chunksCopied() : 0, snapshotting ? copy.rowsPerSecond() : 0,
-				snapshotting ? copy.etaSeconds() : null, counters.bufferedKeys(), counters.bufferedBytes() + counters.inFlightBytes(),
-				counters.keysAdded(), counters.droppedAboveHighWatermark(), counters.deferredInFlight(),
-				counters.parks(), counters.parkedMillis(), counters.softLimitBytes(), this.changesApplied, apply(),
-				flushed, (position != null) ? position.toString() : null, this.lastFlush, this.lastError, checksum(),
-				this.lastAction, events, this.flushes.snapshot(), this.snapshotDone,
-				(this.wiring.sink() != null) ? this.wiring.sink().status() : null);
+		return TableStatus.builder(this.mapping.source().toString(), TableSink.describe(this.mapping.target()), this.phase)
+			.copy(new TableStatus.Copy((copy != null) ? copy.rowsCopied() : 0, (copy != null) ? copy.rowsEstimated() : 0,
+					(copy != null) ? copy.chunksCopied() : 0, snapshotting ? copy.rowsPerSecond() : 0,
+					snapshotting ? copy.etaSeconds() : null, this.snapshotDone))
+			.buffer(new TableStatus.Buffer(counters.bufferedKeys(), counters.bufferedBytes() + counters.inFlightBytes(),
+					counters.softLimitBytes(), counters.keysAdded(), counters.droppedAboveHighWatermark(),
+					counters.deferredInFlight(), counters.parks(), counters.parkedMillis()))
+			.flushing(new TableStatus.Flushing(this.changesApplied, flushed, (position != null) ? position.toString() : null,
+					this.lastFlush, this.flushes.snapshot()))
+			.apply(apply())
+			.checksum(checksum())
+			.lastAction(this.lastAction)
+			.events(events)
+			.lastError(this.lastError)
+			.sink((this.wiring.sink() != null) ? this.wiring.sink().status() : null)
+			.build();
 	}
 
 	/** See {@link Pipeline#detail(io.tributary.source.TableId)}. */

@@ -28,16 +28,25 @@ import java.util.Objects;
 public record SourceSettings(String host, int port, String username, String password, long serverId,
 		Duration connectTimeout, Duration heartbeatInterval, SslMode sslMode, String sslCa, boolean gtidPositioning) {
 
+	/** How long to wait for a connection unless configured otherwise. */
+	public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
+
 	/** Short, so an idle source reaches its head about a second after its last event. */
-	private static final Duration DEFAULT_HEARTBEAT_INTERVAL = Duration.ofSeconds(1);
+	public static final Duration DEFAULT_HEARTBEAT_INTERVAL = Duration.ofSeconds(1);
+
+	/** Positions that carry GTIDs are resumed by them unless configured otherwise. */
+	public static final boolean DEFAULT_GTID_POSITIONING = true;
+
+	/** TLS when the server offers it, unless configured otherwise. */
+	public static final SslMode DEFAULT_SSL_MODE = SslMode.PREFERRED;
 
 	public SourceSettings {
 		Objects.requireNonNull(host, "host");
 		Objects.requireNonNull(username, "username");
 		password = (password != null) ? password : "";
-		connectTimeout = (connectTimeout != null) ? connectTimeout : Duration.ofSeconds(10);
+		connectTimeout = (connectTimeout != null) ? connectTimeout : DEFAULT_CONNECT_TIMEOUT;
 		heartbeatInterval = (heartbeatInterval != null) ? heartbeatInterval : DEFAULT_HEARTBEAT_INTERVAL;
-		sslMode = (sslMode != null) ? sslMode : SslMode.PREFERRED;
+		sslMode = (sslMode != null) ? sslMode : DEFAULT_SSL_MODE;
 		if (port <= 0 || port > 65535) {
 			throw new IllegalArgumentException("Source port must be between 1 and 65535, was " + port);
 		}
@@ -53,13 +62,14 @@ public record SourceSettings(String host, int port, String username, String pass
 	/** Creates settings that resume by GTID where positions carry them. */
 	public SourceSettings(String host, int port, String username, String password, long serverId,
 			Duration connectTimeout, Duration heartbeatInterval, SslMode sslMode, String sslCa) {
-		this(host, port, username, password, serverId, connectTimeout, heartbeatInterval, sslMode, sslCa, true);
+		this(host, port, username, password, serverId, connectTimeout, heartbeatInterval, sslMode, sslCa,
+				DEFAULT_GTID_POSITIONING);
 	}
 
 	/** Creates settings with TLS preferred and the JVM's trust store, resuming by GTID where positions carry them. */
 	public SourceSettings(String host, int port, String username, String password, long serverId,
 			Duration connectTimeout, Duration heartbeatInterval) {
-		this(host, port, username, password, serverId, connectTimeout, heartbeatInterval, SslMode.PREFERRED, null);
+		this(host, port, username, password, serverId, connectTimeout, heartbeatInterval, DEFAULT_SSL_MODE, null);
 	}
 
 	/** Returns these settings with another host and port, as when the source moved to a promoted replica. */

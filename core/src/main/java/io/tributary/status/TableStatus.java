@@ -1,68 +1,213 @@
 package io.tributary.status;
 
 import java.time.Instant;
+import java.util.Objects;
 
 /**
- * An immutable snapshot of one replicated table.
+ * An immutable snapshot of one replicated table. Its counters come in groups: the snapshot's
+ * {@link Copy}, the {@link Buffer} of changes waiting to be applied, the {@link Flushing} of those
+ * changes to the target, the statements that did it ({@link Apply}) and the latest
+ * {@link Checksum}. Built by name with {@link #builder}; each counter of a group can also be read
+ * here directly, as {@link #rowsCopied()} for {@code copy().rowsCopied()}.
  *
  * @param name source table, {@code schema.table}
  * @param target target table, {@code schema.table}; {@code (listener).table} in listener mode
  * @param phase where the table is in its life
- * @param rowsCopied rows copied by the snapshot so far
- * @param rowsEstimated estimated rows of the source table
- * @param chunksCopied snapshot chunks copied
- * @param copyRowsPerSecond rows the snapshot copied per second over the last few seconds; 0 when
- * the table is not snapshotting
- * @param copyEtaSeconds seconds until the snapshot has copied the estimated rows at that rate, or
- * {@code null} when unknown (not snapshotting, or nothing copied lately)
- * @param bufferedKeys changes held in the buffer now
- * @param bufferedBytes estimated bytes of the changes held now, buffered or drained and being
- * applied: what the soft limit bounds
- * @param keysAdded changes added to the buffer since start
- * @param droppedAboveHighWatermark changes dropped because the snapshot will read them
- * @param deferredInFlight times a change waited for its chunk to land
- * @param parkEvents times the reader waited for room under the buffer's soft limit
- * @param parkedMillis total time the reader waited for room
- * @param bufferSoftLimitBytes the buffer's soft limit, negative when there is none
- * @param changesApplied row images and deletes written to the target (or accepted by the change
- * listener) since start, snapshot rows not included
+ * @param copy the snapshot's progress
+ * @param buffer the changes held for the table, and what the buffer did with them
+ * @param flushing what was applied to the target and confirmed
  * @param apply counters of the statements that applied changes; in listener mode, of the calls of
- * the listener (a batch is a call, snapshot chunks included; no contention, concurrency 1)
- * @param allChangesFlushed whether nothing is buffered and the table's position equals the
- * delivered one
- * @param confirmedPosition position this table would resume from
- * @param lastFlush the most recent flush, or {@code null}
- * @param lastError why the table failed or the last flush failed, or {@code null}
+ * the listener (a batch is a call, snapshot chunks included; no contention, concurrency 1); {@code null}
+ * before the table has a writer
  * @param checksum the latest comparison of source and target, {@link Checksum#IDLE} before the
  * first
  * @param lastAction the latest operator action on the table (pause, resume, resnapshot, restart),
  * or {@code null} before the first
  * @param events row changes of the table read from the binlog since start, by kind
- * @param flushes flushes of the table since start, by outcome
- * @param snapshotDone whether the table's existing rows have all been copied, or it resumed past
- * its snapshot
+ * @param lastError why the table failed or the last flush failed, or {@code null}
  * @param sink what the table's sink reports when its changes go to one that reports (a Kafka
  * topic), or {@code null}
  */
-public record TableStatus(String name, String target, Phase phase, long rowsCopied, long rowsEstimated,
-		long chunksCopied, double copyRowsPerSecond, Long copyEtaSeconds,
-		long bufferedKeys, long bufferedBytes, long keysAdded, long droppedAboveHighWatermark,
-		long deferredInFlight, long parkEvents, long parkedMillis, long bufferSoftLimitBytes, long changesApplied,
-		Apply apply, boolean allChangesFlushed, String confirmedPosition,
-		Flush lastFlush, String lastError, Checksum checksum, Action lastAction, Events events, Flushes flushes,
-		boolean snapshotDone, SinkStatus sink) {
+public record TableStatus(String name, String target, Phase phase, Copy copy, Buffer buffer, Flushing flushing,
+		Apply apply, Checksum checksum, Action lastAction, Events events, String lastError, SinkStatus sink) {
 
-	/** Creates the status of a table without a sink that reports. */
-	public TableStatus(String name, String target, Phase phase, long rowsCopied, long rowsEstimated,
-			long chunksCopied, double copyRowsPerSecond, Long copyEtaSeconds, long bufferedKeys, long bufferedBytes,
-			long keysAdded, long droppedAboveHighWatermark, long deferredInFlight, long parkEvents, long parkedMillis,
-			long bufferSoftLimitBytes, long changesApplied, Apply apply, boolean allChangesFlushed,
-			String confirmedPosition, Flush lastFlush, String lastError, Checksum checksum, Action lastAction,
-			Events events, Flushes flushes, boolean snapshotDone) {
-		this(name, target, phase, rowsCopied, rowsEstimated, chunksCopied, copyRowsPerSecond, copyEtaSeconds,
-				bufferedKeys, bufferedBytes, keysAdded, droppedAboveHighWatermark, deferredInFlight, parkEvents,
-				parkedMillis, bufferSoftLimitBytes, changesApplied, apply, allChangesFlushed, confirmedPosition,
-				lastFlush, lastError, checksum, lastAction, events, flushes, snapshotDone, null);
+	public TableStatus {
+		Objects.requireNonNull(copy, "copy");
+		Objects.requireNonNull(buffer, "buffer");
+		Objects.requireNonNull(flushing, "flushing");
+	}
+
+	/**
+	 * Starts the status of a table that has copied, buffered and flushed nothing yet, with no soft
+	 * limit, an idle checksum and no events; set what differs by name.
+	 * @param name source table, {@code schema.table}
+	 * @param target target table, {@code schema.table}
+	 * @param phase where the table is in its life
+	 * @return a builder
+	 */
+	public static TableStatusBuilder builder(String name, String target, Phase phase) {
+		return new TableStatusBuilder(name, target, phase);
+	}
+
+	/** Returns a builder that starts from this status. */
+	public TableStatusBuilder toBuilder() {
+		return new TableStatusBuilder(this);
+	}
+
+	/** Rows copied by the snapshot so far: {@code copy().rowsCopied()}. */
+	public long rowsCopied() {
+		return this.copy.rowsCopied();
+	}
+
+	/** Estimated rows of the source table: {@code copy().rowsEstimated()}. */
+	public long rowsEstimated() {
+		return this.copy.rowsEstimated();
+	}
+
+	/** Snapshot chunks copied: {@code copy().chunksCopied()}. */
+	public long chunksCopied() {
+		return this.copy.chunksCopied();
+	}
+
+	/** Rows the snapshot copied per second lately: {@code copy().rowsPerSecond()}. */
+	public double copyRowsPerSecond() {
+		return this.copy.rowsPerSecond();
+	}
+
+	/** Seconds until the snapshot is done, or {@code null}: {@code copy().etaSeconds()}. */
+	public Long copyEtaSeconds() {
+		return this.copy.etaSeconds();
+	}
+
+	/** Whether the existing rows have all been copied: {@code copy().done()}. */
+	public boolean snapshotDone() {
+		return this.copy.done();
+	}
+
+	/** Changes held in the buffer now: {@code buffer().keys()}. */
+	public long bufferedKeys() {
+		return this.buffer.keys();
+	}
+
+	/** Estimated bytes of the changes held now: {@code buffer().bytes()}. */
+	public long bufferedBytes() {
+		return this.buffer.bytes();
+	}
+
+	/** The buffer's soft limit, negative when there is none: {@code buffer().softLimitBytes()}. */
+	public long bufferSoftLimitBytes() {
+		return this.buffer.softLimitBytes();
+	}
+
+	/** Changes added to the buffer since start: {@code buffer().keysAdded()}. */
+	public long keysAdded() {
+		return this.buffer.keysAdded();
+	}
+
+	/** Changes dropped because the snapshot will read them: {@code buffer().droppedAboveHighWatermark()}. */
+	public long droppedAboveHighWatermark() {
+		return this.buffer.droppedAboveHighWatermark();
+	}
+
+	/** Times a change waited for its chunk to land: {@code buffer().deferredInFlight()}. */
+	public long deferredInFlight() {
+		return this.buffer.deferredInFlight();
+	}
+
+	/** Times the reader waited for room under the soft limit: {@code buffer().parkEvents()}. */
+	public long parkEvents() {
+		return this.buffer.parkEvents();
+	}
+
+	/** Total time the reader waited for room: {@code buffer().parkedMillis()}. */
+	public long parkedMillis() {
+		return this.buffer.parkedMillis();
+	}
+
+	/** Row images and deletes applied since start: {@code flushing().changesApplied()}. */
+	public long changesApplied() {
+		return this.flushing.changesApplied();
+	}
+
+	/** Whether nothing is buffered and the table is at the delivered position: {@code flushing().allChangesFlushed()}. */
+	public boolean allChangesFlushed() {
+		return this.flushing.allChangesFlushed();
+	}
+
+	/** Position this table would resume from: {@code flushing().confirmedPosition()}. */
+	public String confirmedPosition() {
+		return this.flushing.confirmedPosition();
+	}
+
+	/** The most recent flush, or {@code null}: {@code flushing().lastFlush()}. */
+	public Flush lastFlush() {
+		return this.flushing.lastFlush();
+	}
+
+	/** Flushes since start, by outcome: {@code flushing().flushes()}. */
+	public Flushes flushes() {
+		return this.flushing.flushes();
+	}
+
+	/**
+	 * Progress of the snapshot, the copy of the rows the table had when it started.
+	 *
+	 * @param rowsCopied rows copied so far
+	 * @param rowsEstimated estimated rows of the source table
+	 * @param chunksCopied chunks copied
+	 * @param rowsPerSecond rows copied per second over the last few seconds; 0 when the table is not
+	 * snapshotting
+	 * @param etaSeconds seconds until the estimated rows are copied at that rate, or {@code null}
+	 * when unknown (not snapshotting, or nothing copied lately)
+	 * @param done whether the table's existing rows have all been copied, or it resumed past its
+	 * snapshot
+	 */
+	public record Copy(long rowsCopied, long rowsEstimated, long chunksCopied, double rowsPerSecond, Long etaSeconds,
+			boolean done) {
+
+		/** Nothing copied yet. */
+		public static final Copy NONE = new Copy(0, 0, 0, 0, null, false);
+
+	}
+
+	/**
+	 * The table's buffer: per key, the latest change not yet applied.
+	 *
+	 * @param keys changes held now
+	 * @param bytes estimated bytes of the changes held now, buffered or drained and being applied:
+	 * what the soft limit bounds
+	 * @param softLimitBytes the soft limit, negative when there is none
+	 * @param keysAdded changes added since start
+	 * @param droppedAboveHighWatermark changes dropped because the snapshot will read them
+	 * @param deferredInFlight times a change waited for its chunk to land
+	 * @param parkEvents times the reader waited for room under the soft limit
+	 * @param parkedMillis total time the reader waited for room
+	 */
+	public record Buffer(long keys, long bytes, long softLimitBytes, long keysAdded, long droppedAboveHighWatermark,
+			long deferredInFlight, long parkEvents, long parkedMillis) {
+
+		/** Empty, without a soft limit, nothing counted. */
+		public static final Buffer EMPTY = new Buffer(0, 0, -1, 0, 0, 0, 0, 0);
+
+	}
+
+	/**
+	 * What the table's flushes applied to the target, and the position that confirms.
+	 *
+	 * @param changesApplied row images and deletes written to the target (or accepted by the change
+	 * listener) since start, snapshot rows not included
+	 * @param allChangesFlushed whether nothing is buffered and the table's position equals the
+	 * delivered one
+	 * @param confirmedPosition position this table would resume from, or {@code null}
+	 * @param lastFlush the most recent flush, or {@code null}
+	 * @param flushes flushes of the table since start, by outcome
+	 */
+	public record Flushing(long changesApplied, boolean allChangesFlushed, String confirmedPosition, Flush lastFlush,
+			Flushes flushes) {
+
+		/** Nothing applied or confirmed yet. */
+		public static final Flushing NONE = new Flushing(0, false, null, null, null);
+
 	}
 
 	/** Table phases. */

@@ -236,16 +236,22 @@ public final class PipelineProcess {
 		}
 		long[] copy = Arrays.stream(options.get("copy").split(",")).mapToLong(Long::parseLong).toArray();
 		String[] checksum = options.get("checksum").split(",");
-		PipelineSettings settings = new PipelineSettings(options.get("name"), source, tables, millis(options, "flush-interval"),
-				TableId.parse(options.get("checkpoint-table"), null), millis(options, "checkpoint-interval"),
-				new CopySizing((int) copy[0], (int) copy[1], (int) copy[2], (int) copy[3], Duration.ofMillis(copy[4])),
-				Integer.parseInt(options.get("batch-rows")), Long.parseLong(options.get("batch-bytes")),
-				InvalidCheckpointBehavior.valueOf(options.get("invalid-checkpoint")),
-				Long.parseLong(options.get("buffer-soft-limit")), Integer.parseInt(options.get("flush-max-changes")),
-				Integer.parseInt(options.get("apply-concurrency")),
-				new ChecksumSettings(Boolean.parseBoolean(checksum[0]), Boolean.parseBoolean(checksum[1]),
-						Integer.parseInt(checksum[2])),
-				null).withFlushWhenIdle(Boolean.parseBoolean(options.get("flush-when-idle")));
+		PipelineSettings settings = PipelineSettings
+			.builder(source, tables, TableId.parse(options.get("checkpoint-table"), null))
+			.name(options.get("name"))
+			.flushInterval(millis(options, "flush-interval"))
+			.checkpointInterval(millis(options, "checkpoint-interval"))
+			.copy(new CopySizing((int) copy[0], (int) copy[1], (int) copy[2], (int) copy[3], Duration.ofMillis(copy[4])))
+			.batchRows(Integer.parseInt(options.get("batch-rows")))
+			.batchBytes(Long.parseLong(options.get("batch-bytes")))
+			.invalidCheckpointBehavior(InvalidCheckpointBehavior.valueOf(options.get("invalid-checkpoint")))
+			.bufferSoftLimitBytes(Long.parseLong(options.get("buffer-soft-limit")))
+			.flushMaxChanges(Integer.parseInt(options.get("flush-max-changes")))
+			.applyConcurrency(Integer.parseInt(options.get("apply-concurrency")))
+			.checksum(new ChecksumSettings(Boolean.parseBoolean(checksum[0]), Boolean.parseBoolean(checksum[1]),
+					Integer.parseInt(checksum[2])))
+			.flushWhenIdle(Boolean.parseBoolean(options.get("flush-when-idle")))
+			.build();
 		if (!options.containsKey("ha")) {
 			return settings;
 		}

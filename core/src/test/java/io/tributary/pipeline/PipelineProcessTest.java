@@ -22,14 +22,25 @@ class PipelineProcessTest {
 
 	@Test
 	void settingsSurviveTheCommandLine() {
-		PipelineSettings settings = new PipelineSettings("orders-pipeline",
-				new SourceSettings("127.0.0.1", 3307, "repl", "p=w|d", 4242, Duration.ofSeconds(7), Duration.ofMillis(300)),
-				List.of(new TableMapping(new TableId("shop", "orders"), new TableId("copy", "orders")),
-						new TableMapping(new TableId("shop", "lines"), new TableId("copy", "lines"),
-								List.of("order_id", "line_no"), SnapshotMode.NEVER)),
-				Duration.ofMillis(150), new TableId("copy", "tributary_checkpoint"), Duration.ofMillis(700),
-				new CopySizing(3, 400, 100, 9_000, Duration.ofMillis(250)), 777, 123_456,
-				InvalidCheckpointBehavior.RESTART, 1_000_000, 5_000, 2, new ChecksumSettings(false, true, 321), null);
+		PipelineSettings settings = PipelineSettings
+			.builder(new SourceSettings("127.0.0.1", 3307, "repl", "p=w|d", 4242, Duration.ofSeconds(7),
+					Duration.ofMillis(300)),
+					List.of(new TableMapping(new TableId("shop", "orders"), new TableId("copy", "orders")),
+							new TableMapping(new TableId("shop", "lines"), new TableId("copy", "lines"),
+									List.of("order_id", "line_no"), SnapshotMode.NEVER)),
+					new TableId("copy", "tributary_checkpoint"))
+			.name("orders-pipeline")
+			.flushInterval(Duration.ofMillis(150))
+			.checkpointInterval(Duration.ofMillis(700))
+			.copy(new CopySizing(3, 400, 100, 9_000, Duration.ofMillis(250)))
+			.batchRows(777)
+			.batchBytes(123_456)
+			.invalidCheckpointBehavior(InvalidCheckpointBehavior.RESTART)
+			.bufferSoftLimitBytes(1_000_000)
+			.flushMaxChanges(5_000)
+			.applyConcurrency(2)
+			.checksum(new ChecksumSettings(false, true, 321))
+			.build();
 		assertThat(PipelineProcess.settings(options(settings))).isEqualTo(settings);
 		assertThat(options(settings)).doesNotContainKey("ha");
 
@@ -74,9 +85,19 @@ class PipelineProcessTest {
 	void statusLineReadsBackAsPrinted() {
 		TableStatus.Checksum checksum = new TableStatus.Checksum(TableStatus.Checksum.State.RUNNING, 9, 4, 2, 3, 900,
 				null, null, null);
-		TableStatus orders = new TableStatus("shop.orders", "copy.orders", TableStatus.Phase.STREAMING, 20_000, 20_000,
-				10, 0, null, 5, 500, 100, 0, 0, 0, 0, -1, 1_234, null, false, null, null, null, checksum, null,
-				new TableStatus.Events(10, 20, 3, 0), new TableStatus.Flushes(17, 1, 0, 0, 0, 0), true);
+		TableStatus orders = TableStatus.builder("shop.orders", "copy.orders", TableStatus.Phase.STREAMING)
+			.rowsCopied(20_000)
+			.rowsEstimated(20_000)
+			.chunksCopied(10)
+			.snapshotDone(true)
+			.bufferedKeys(5)
+			.bufferedBytes(500)
+			.keysAdded(100)
+			.changesApplied(1_234)
+			.flushes(new TableStatus.Flushes(17, 1, 0, 0, 0, 0))
+			.checksum(checksum)
+			.events(new TableStatus.Events(10, 20, 3, 0))
+			.build();
 		PipelineStatus status = new PipelineStatus("default", PipelineStatus.State.RUNNING, null, null, 0, 4_096L,
 				List.of(orders), null, null, false, null);
 

@@ -2,6 +2,8 @@ package io.tributary.autoconfigure.endpoint;
 
 import java.util.List;
 
+import tools.jackson.databind.annotation.JsonSerialize;
+
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -144,7 +146,8 @@ public class CdcEndpoint {
 	 *
 	 * @param pipelines one entry per pipeline, in the order they were configured
 	 */
-	public record Overview(List<PipelineStatus> pipelines) implements OperationResponseBody {
+	public record Overview(@JsonSerialize(converter = StatusJson.Pipelines.class) List<PipelineStatus> pipelines)
+			implements OperationResponseBody {
 
 	}
 
@@ -162,8 +165,9 @@ public class CdcEndpoint {
 	 * the first
 	 * @param timeline the table's recent events, oldest first
 	 */
-	public record TableDetail(String pipeline, TableStatus table, List<ColumnInfo> columns, List<String> keyColumns,
-			List<String> partitionIndexes, Checkpoint checkpoint, List<TableEvent> timeline)
+	public record TableDetail(String pipeline, @JsonSerialize(converter = StatusJson.Table.class) TableStatus table,
+			List<ColumnInfo> columns, List<String> keyColumns, List<String> partitionIndexes, Checkpoint checkpoint,
+			List<TableEvent> timeline)
 			implements OperationResponseBody {
 
 		static TableDetail of(String pipeline, io.tributary.status.TableDetail detail) {
@@ -183,7 +187,8 @@ public class CdcEndpoint {
 	 * @param table the table's status right after the action; its {@code lastAction} describes a
 	 * pause, resume, resnapshot or restart, its {@code checksum} a checksum
 	 */
-	public record ActionOutcome(String action, String pipeline, boolean done, String message, TableStatus table)
+	public record ActionOutcome(String action, String pipeline, boolean done, String message,
+			@JsonSerialize(converter = StatusJson.Table.class) TableStatus table)
 			implements OperationResponseBody {
 
 		static ActionOutcome of(CdcActions.Outcome outcome) {

@@ -242,16 +242,15 @@ class CdcEndpointAutoConfigurationTest {
 
 	/** A pipeline that is never started: its status and its refusals need no server. */
 	private static Pipeline pipeline(String name, String... tables) {
-		PipelineSettings defaults = PipelineSettings.of(new SourceSettings("127.0.0.1", 1, "u", "p", 7, null, null),
-				List.of(tables).stream()
-					.map((table) -> TableId.parse(table, null))
-					.map((table) -> new TableMapping(table, new TableId("replica", table.table())))
-					.toList(),
-				new TableId("replica", "cp"));
-		PipelineSettings named = new PipelineSettings(name, defaults.source(), defaults.tables(),
-				defaults.flushInterval(), defaults.checkpointTable(), defaults.checkpointInterval(), defaults.copy(),
-				defaults.batchRows(), defaults.batchBytes(), defaults.invalidCheckpointBehavior(),
-				defaults.bufferSoftLimitBytes(), defaults.flushMaxChanges(), defaults.applyConcurrency());
+		PipelineSettings named = PipelineSettings
+			.builder(new SourceSettings("127.0.0.1", 1, "u", "p", 7, null, null),
+					List.of(tables).stream()
+						.map((table) -> TableId.parse(table, null))
+						.map((table) -> new TableMapping(table, new TableId("replica", table.table())))
+						.toList(),
+					new TableId("replica", "cp"))
+			.name(name)
+			.build();
 		return new Pipeline(named, new HikariDataSource(), new HikariDataSource());
 	}
 

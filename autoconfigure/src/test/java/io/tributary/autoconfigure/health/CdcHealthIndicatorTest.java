@@ -49,9 +49,10 @@ class CdcHealthIndicatorTest {
 
 	@Test
 	void aStreamingTableWhoseLastFlushFailedIsOutOfService() {
-		TableStatus failing = new TableStatus("shop.a", "dst.a", Phase.STREAMING, 0, 0, 0, 0, null, 0, 0, 0, 0, 0, 0, 0,
-				-1, 0, null, false, null, new TableStatus.Flush(NOW, 0, 3, "Upserting 1 rows failed: no rows here"),
-				"Upserting 1 rows failed: no rows here", TableStatus.Checksum.IDLE, null, null, null, false);
+		TableStatus failing = TableStatus.builder("shop.a", "dst.a", Phase.STREAMING)
+			.lastFlush(new TableStatus.Flush(NOW, 0, 3, "Upserting 1 rows failed: no rows here"))
+			.lastError("Upserting 1 rows failed: no rows here")
+			.build();
 		Health health = health(running(0, failing, table("b", Phase.STREAMING)));
 		assertThat(health.getStatus()).isEqualTo(Status.OUT_OF_SERVICE);
 		assertThat(tableDetails(health, "main", "shop.a")).containsEntry("status", "OUT_OF_SERVICE")
@@ -60,9 +61,7 @@ class CdcHealthIndicatorTest {
 		assertThat(tableDetails(health, "main", "shop.b")).containsEntry("status", "UP");
 
 		// A restart or resnapshot clears the error: the table is up again before its next flush.
-		TableStatus setUpAgain = new TableStatus("shop.a", "dst.a", Phase.STREAMING, 0, 0, 0, 0, null, 0, 0, 0, 0, 0,
-				0, 0, -1, 0, null, false, null, failing.lastFlush(), null, TableStatus.Checksum.IDLE, null, null, null,
-				false);
+		TableStatus setUpAgain = failing.toBuilder().lastError(null).build();
 		assertThat(health(running(0, setUpAgain)).getStatus()).isEqualTo(Status.UP);
 	}
 
@@ -106,8 +105,9 @@ class CdcHealthIndicatorTest {
 
 	@Test
 	void aSnapshottingTableShowsItsProgressAndIgnoresTheLag() {
-		TableStatus copying = new TableStatus("shop.a", "dst.a", Phase.SNAPSHOTTING, 400, 1_000, 4, 100.0, 6L, 0, 0, 0, 0,
-				0, 0, 0, -1, 0, null, false, null, null, null, TableStatus.Checksum.IDLE, null, null, null, false);
+		TableStatus copying = TableStatus.builder("shop.a", "dst.a", Phase.SNAPSHOTTING)
+			.copy(new TableStatus.Copy(400, 1_000, 4, 100.0, 6L, false))
+			.build();
 		Health health = health(running(600_000, copying));
 		assertThat(health.getStatus()).isEqualTo(Status.UP);
 		assertThat(tableDetails(health, "main", "shop.a")).containsEntry("rowsCopied", 400L)
@@ -126,9 +126,9 @@ class CdcHealthIndicatorTest {
 
 	@Test
 	void aPausedTableIsUpAndSaysSo() {
-		TableStatus paused = new TableStatus("shop.a", "dst.a", Phase.PAUSED, 0, 0, 0, 0, null, 0, 0, 0, 0, 0, 0, 0, -1,
-				0, null, false, null, null, null, TableStatus.Checksum.IDLE,
-				new TableStatus.Action("pause", NOW.minusSeconds(5), "paused at mysql-bin.000001:4"), null, null, false);
+		TableStatus paused = TableStatus.builder("shop.a", "dst.a", Phase.PAUSED)
+			.lastAction(new TableStatus.Action("pause", NOW.minusSeconds(5), "paused at mysql-bin.000001:4"))
+			.build();
 		Health health = health(running(0, paused, table("b", Phase.STREAMING)));
 		assertThat(health.getStatus()).isEqualTo(Status.UP);
 		assertThat(tableDetails(health, "main", "shop.a")).containsEntry("status", "UP").containsEntry("phase", "PAUSED")
@@ -264,13 +264,11 @@ class CdcHealthIndicatorTest {
 	}
 
 	private static TableStatus table(String name, Phase phase) {
-		return new TableStatus("shop." + name, "dst." + name, phase, 0, 0, 0, 0, null, 0, 0, 0, 0, 0, 0, 0, -1, 0, null,
-				true, null, null, null, TableStatus.Checksum.IDLE, null, null, null, false);
+		return TableStatus.builder("shop." + name, "dst." + name, phase).allChangesFlushed(true).build();
 	}
 
 	private static TableStatus failed(String name, String error) {
-		return new TableStatus("shop." + name, "dst." + name, Phase.FAILED, 0, 0, 0, 0, null, 0, 0, 0, 0, 0, 0, 0, -1, 0,
-				null, false, null, null, error, TableStatus.Checksum.IDLE, null, null, null, false);
+		return TableStatus.builder("shop." + name, "dst." + name, Phase.FAILED).lastError(error).build();
 	}
 
 	@SuppressWarnings("unchecked")

@@ -82,8 +82,11 @@ class KafkaMetersTest {
 	}
 
 	private static TableStatus kafkaTable(SinkStatus sink) {
-		return new TableStatus("shop.orders", "(kafka).eu.shop.orders", Phase.STREAMING, 0, 0, 0, 0, null, 0, 0, 0, 0,
-				0, 0, 0, -1, 0, null, true, null, null, null, TableStatus.Checksum.IDLE, null, null, null, true, sink);
+		return TableStatus.builder("shop.orders", "(kafka).eu.shop.orders", Phase.STREAMING)
+			.snapshotDone(true)
+			.allChangesFlushed(true)
+			.sink(sink)
+			.build();
 	}
 
 }

@@ -24,7 +24,6 @@ import org.springframework.context.annotation.Import;
 import io.tributary.autoconfigure.TributaryAutoConfiguration;
 import io.tributary.autoconfigure.TributaryPipelines;
 import io.tributary.copy.CopySizing;
-import io.tributary.pipeline.InvalidCheckpointBehavior;
 import io.tributary.pipeline.Pipeline;
 import io.tributary.pipeline.PipelineSettings;
 import io.tributary.pipeline.TableMapping;
@@ -168,10 +167,15 @@ class TributaryMetricsAutoConfigurationTest {
 				.map((table) -> new TableMapping(TableId.parse(table, null), TableId.parse(table, null)))
 				.toList();
 			// Never started: the meters read the status of pipelines that have not begun.
-			return new Pipeline(new PipelineSettings(name, source, mappings, Duration.ofSeconds(1),
-					TableId.parse("replica.tributary_checkpoint", null), Duration.ofSeconds(1),
-					new CopySizing(1, 1_000, 100, 10_000, Duration.ofMillis(500)), 1_000, 1024 * 1024,
-					InvalidCheckpointBehavior.ERROR, -1, 10_000, 1), pool, pool);
+			PipelineSettings settings = PipelineSettings
+				.builder(source, mappings, TableId.parse("replica.tributary_checkpoint", null))
+				.name(name)
+				.flushInterval(Duration.ofSeconds(1))
+				.copy(new CopySizing(1, 1_000, 100, 10_000, Duration.ofMillis(500)))
+				.bufferSoftLimitBytes(-1)
+				.applyConcurrency(1)
+				.build();
+			return new Pipeline(settings, pool, pool);
 		}
 
 	}
