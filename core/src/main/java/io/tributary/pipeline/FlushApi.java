@@ -105,7 +105,7 @@ final class FlushApi {
 		return this.runtime.tables()
 			.stream()
 			.filter((t) -> t.phase() != Phase.FAILED && t.phase() != Phase.PAUSED)
-			.map((t) -> t.status(delivered, this.runtime.reader().rowEvents(t.mapping.source())))
+			.map((t) -> TableReport.status(t, delivered, this.runtime.reader().rowEvents(t.mapping.source())))
 			.allMatch(TableStatus::allChangesFlushed);
 	}
 

@@ -308,7 +308,7 @@ public final class Pipeline implements AutoCloseable {
 	public TableDetail detail(TableId table) {
 		PipelineRuntime run = current().runtime;
 		BinlogChangeSource reader = run.reader();
-		return run.requireTable(table).detail(reader.delivered(), reader.rowEvents(table));
+		return TableReport.detail(run.requireTable(table), reader.delivered(), reader.rowEvents(table));
 	}
 
 	/** Returns a snapshot of the pipeline's state. */

@@ -173,7 +173,7 @@ final class ReplicationRun {
 		BinlogChangeSource reader = run.reader();
 		Position delivered = reader.delivered();
 		List<TableStatus> tableStatus = run.tables().stream()
-			.map((table) -> table.status(delivered, reader.rowEvents(table.mapping.source())))
+			.map((table) -> TableReport.status(table, delivered, reader.rowEvents(table.mapping.source())))
 			.toList();
 		Position confirmed = run.confirmed();
 		Position head = knownHead(run.sourceHead(), delivered);

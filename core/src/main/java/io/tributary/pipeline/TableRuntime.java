@@ -2,21 +2,12 @@ package io.tributary.pipeline;
 
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.ReentrantLock;
 
-import io.tributary.apply.Applier;
-import io.tributary.apply.ApplierCounters;
 import io.tributary.apply.JdbcReplaceApplier;
-import io.tributary.apply.ParallelApplier;
-import io.tributary.apply.SinkApplier;
-import io.tributary.apply.TableSink;
 import io.tributary.checksum.ChecksumProgress;
 import io.tributary.copy.Copier;
-import io.tributary.schema.Column;
 import io.tributary.schema.TableLayout;
 import io.tributary.source.Position;
 import io.tributary.status.TableDetail;
@@ -24,7 +15,6 @@ import io.tributary.status.TableEvent;
 import io.tributary.status.TableStatus;
 import io.tributary.status.TableStatus.Phase;
 import io.tributary.subscription.BufferedSubscription;
-import io.tributary.subscription.SubscriptionCounters;
 import io.tributary.subscription.Watermarks;
 
 /**
@@ -369,70 +359,31 @@ final class TableRuntime {
 		}
 	}
 
-	TableStatus status(Position delivered, TableStatus.Events events) {
-		BufferedSubscription buffer = this.wiring.subscription();
-		SubscriptionCounters counters = (buffer != null) ? buffer.counters()
-				: new SubscriptionCounters(0, 0, 0, 0, 0, 0, 0, -1, 0);
-		Copier copy = this.wiring.copier();
-		boolean snapshotting = copy != null && this.phase == Phase.SNAPSHOTTING;
-		Position position = this.confirmed;
-		boolean flushed = counters.bufferedKeys() == 0 && position != null && position.equals(this.intake.delivered(delivered));
-		return TableStatus.builder(this.mapping.source().toString(), TableSink.describe(this.mapping.target()), this.phase)
-			.copy(new TableStatus.Copy((copy != null) ? copy.rowsCopied() : 0, (copy != null) ? copy.rowsEstimated() : 0,
-					(copy != null) ? copy.chunksCopied() : 0, snapshotting ? copy.rowsPerSecond() : 0,
-					snapshotting ? copy.etaSeconds() : null, this.snapshotDone))
-			.buffer(new TableStatus.Buffer(counters.bufferedKeys(), counters.bufferedBytes() + counters.inFlightBytes(),
-					counters.softLimitBytes(), counters.keysAdded(), counters.droppedAboveHighWatermark(),
-					counters.deferredInFlight(), counters.parks(), counters.parkedMillis()))
-			.flushing(new TableStatus.Flushing(this.changesApplied, flushed, (position != null) ? position.toString() : null,
-					this.lastFlush, this.flushes.snapshot()))
-			.apply(apply())
-			.checksum(checksum())
-			.lastAction(this.lastAction)
-			.events(events)
-			.lastError(this.lastError)
-			.sink((this.wiring.sink() != null) ? this.wiring.sink().status() : null)
-			.build();
+	// What status reads.
+
+	long changesApplied() {
+		return this.changesApplied;
 	}
 
-	/** See {@link Pipeline#detail(io.tributary.source.TableId)}. */
-	TableDetail detail(Position delivered, TableStatus.Events events) {
-		TableLayout current = this.wiring.layout();
-		List<TableDetail.ColumnInfo> columns = new ArrayList<>();
-		List<String> key = new ArrayList<>();
-		if (current != null) {
-			for (Column column : current.columns()) {
-				boolean inKey = Arrays.stream(current.keyColumns()).anyMatch((ordinal) -> ordinal == column.ordinal());
-				columns.add(new TableDetail.ColumnInfo(column.name(), column.columnType(), column.nullable(), inKey));
-			}
-			current.keys().forEach((column) -> key.add(column.name()));
-		}
-		ParallelApplier writing = this.wiring.writer();
-		return new TableDetail(status(delivered, events), columns, key,
-				(writing != null) ? writing.partitionIndexes() : List.of(), this.lastCheckpoint,
-				this.timeline.snapshot());
+	TableStatus.Flush lastFlush() {
+		return this.lastFlush;
 	}
 
-	private TableStatus.Checksum checksum() {
-		ChecksumProgress current = this.checksum;
-		return (current != null) ? current.snapshot() : TableStatus.Checksum.IDLE;
+	TableStatus.Flushes flushTotals() {
+		return this.flushes.snapshot();
 	}
 
-	private TableStatus.Apply apply() {
-		ParallelApplier current = this.wiring.writer();
-		ApplierCounters counters;
-		if (current != null) {
-			counters = current.counters();
-		}
-		else if (this.wiring.sink() != null) {
-			counters = this.wiring.sink().counters();
-		}
-		else {
-			return null;
-		}
-		return new TableStatus.Apply(counters.batchesApplied(), counters.batchesFailed(), counters.rowsUpserted(),
-				counters.keysDeleted(), counters.contentionEvents(), counters.retries(), counters.concurrency(),
-				counters.maxConcurrency());
+	TableStatus.Action lastAction() {
+		return this.lastAction;
+	}
+
+	TableDetail.Checkpoint lastCheckpoint() {
+		return this.lastCheckpoint;
+	}
+
+	/** Returns the latest checksum pass, or {@code null} before the first. */
+	ChecksumProgress checksumProgress() {
+		return this.checksum;
 	}
 
 }

@@ -11,7 +11,6 @@ import org.slf4j.LoggerFactory;
 import io.tributary.apply.ApplyException;
 import io.tributary.apply.JdbcReplaceApplier;
 import io.tributary.apply.ParallelApplier;
-import io.tributary.apply.SinkApplier;
 import io.tributary.apply.TargetTables;
 import io.tributary.checkpoint.TableCheckpoint;
 import io.tributary.copy.Copier;
