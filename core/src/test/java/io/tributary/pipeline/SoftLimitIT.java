@@ -1,9 +1,7 @@
 package io.tributary.pipeline;
 
-import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 import org.junit.jupiter.api.Test;
@@ -14,6 +12,7 @@ import org.slf4j.LoggerFactory;
 import io.tributary.source.TableId;
 import io.tributary.status.TableStatus;
 import io.tributary.test.DatabaseExtension;
+import io.tributary.test.LiveHeapSampler;
 import io.tributary.test.TestDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -47,7 +46,8 @@ class SoftLimitIT {
 		for (int i = 1; i <= ROWS; i++) {
 			replication.onSource("INSERT INTO t VALUES (" + i + ", REPEAT(CHAR(" + (65 + i % 26) + "), " + MB + "))");
 		}
-		try (LiveHeapSampler heap = new LiveHeapSampler(); RunningPipeline second = replication.start()) {
+		try (LiveHeapSampler heap = new LiveHeapSampler(Duration.ofMillis(10));
+				RunningPipeline second = replication.start()) {
 			long maxBuffered = 0;
 			long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
 			// Sampled more often than a wait polls: the buffer's peak is what is measured.
@@ -139,57 +139,6 @@ class SoftLimitIT {
 				}
 			}
 			return false;
-		}
-
-	}
-
-	/**
-	 * Samples the live heap: collects garbage and reads what is still in use, again and again on a
-	 * thread of its own, and keeps the largest reading above the one taken at creation. A reading
-	 * right after a full collection counts what is kept, not garbage awaiting collection.
-	 */
-	static final class LiveHeapSampler implements AutoCloseable {
-
-		private final AtomicLong peak = new AtomicLong();
-
-		private final AtomicLong samples = new AtomicLong();
-
-		private final long baseline;
-
-		private final Thread sampler;
-
-		private volatile boolean stopped;
-
-		LiveHeapSampler() {
-			this.baseline = live();
-			this.sampler = new Thread(() -> {
-				while (!this.stopped) {
-					this.peak.accumulateAndGet(live(), Math::max);
-					this.samples.incrementAndGet();
-					LockSupport.parkNanos(10_000_000L);
-				}
-			}, "live-heap-sampler");
-			this.sampler.setDaemon(true);
-			this.sampler.start();
-		}
-
-		private static long live() {
-			System.gc();
-			return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
-		}
-
-		long peakAboveBaseline() {
-			return Math.max(0, this.peak.get() - this.baseline);
-		}
-
-		long samples() {
-			return this.samples.get();
-		}
-
-		@Override
-		public void close() throws InterruptedException {
-			this.stopped = true;
-			this.sampler.join();
 		}
 
 	}
