@@ -12,6 +12,7 @@ import io.tributary.admin.StatusHistory.PipelineSeries;
 import io.tributary.admin.StatusHistory.TableSeries;
 import io.tributary.status.PipelineStatus;
 import io.tributary.status.TableStatus;
+import io.tributary.test.Await;
 
 import static io.tributary.admin.Statuses.pipeline;
 import static io.tributary.admin.Statuses.streaming;
@@ -161,12 +162,8 @@ class StatusHistoryTest {
 		history.start();
 		try {
 			assertThat(history.isRunning()).isTrue();
-			long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-			while (history.snapshot().pipelines().isEmpty()
-					|| history.snapshot().pipelines().get(0).times().size() < 3) {
-				assertThat(System.nanoTime()).as("three samples within 10s").isLessThan(deadline);
-				Thread.onSpinWait();
-			}
+			Await.value("three samples", Duration.ofSeconds(10), history::snapshot,
+					(snapshot) -> !snapshot.pipelines().isEmpty() && snapshot.pipelines().get(0).times().size() >= 3);
 		}
 		finally {
 			history.stop();

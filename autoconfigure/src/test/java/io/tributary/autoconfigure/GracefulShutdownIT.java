@@ -21,6 +21,7 @@ import io.tributary.pipeline.Pipeline;
 import io.tributary.status.PipelineStatus;
 import io.tributary.status.TableStatus;
 import io.tributary.status.TableStatus.Phase;
+import io.tributary.test.Await;
 import io.tributary.test.DatabaseExtension;
 import io.tributary.test.TableComparison;
 import io.tributary.test.TestDatabase;
@@ -60,10 +61,11 @@ class GracefulShutdownIT {
 			.run((context) -> {
 				Pipeline pipeline = context.getBean(Pipeline.class);
 				stopped.set(pipeline);
-				await(pipeline, (t) -> t.phase() == Phase.CATCHING_UP || t.phase() == Phase.STREAMING);
+				await("the table catching up or streaming", pipeline,
+						(t) -> t.phase() == Phase.CATCHING_UP || t.phase() == Phase.STREAMING);
 				db.server().execute(src, "INSERT INTO t VALUES (4, 'd'), (5, 'e')", "UPDATE t SET v = 'z' WHERE id = 1",
 						"DELETE FROM t WHERE id = 2");
-				await(pipeline, (t) -> t.bufferedKeys() == 4);
+				await("the four changed keys buffered", pipeline, (t) -> t.bufferedKeys() == 4);
 			});
 		Pipeline pipeline = stopped.get();
 		PipelineStatus status = pipeline.status();
@@ -72,7 +74,9 @@ class GracefulShutdownIT {
 		TableComparison.assertEqual(pool, src + ".t", pool, dst + ".t");
 		assertThat(checkpoint(pool, dst, src + ".t")).isEqualTo(status.tables().get(0).confirmedPosition())
 			.isEqualTo(status.position().delivered());
-		assertThat(tributaryThreads()).isEmpty();
+		// Pool threads may take a moment to end.
+		Await.value("no thread of the pipeline left", Duration.ofSeconds(10), GracefulShutdownIT::tributaryThreads,
+				List::isEmpty);
 	}
 
 	private static String checkpoint(DataSource pool, String schema, String table) throws Exception {
@@ -87,32 +91,17 @@ class GracefulShutdownIT {
 		}
 	}
 
-	/**
-	 * Threads of the pipeline and its pools still alive (the test database's own pools excepted);
-	 * pool threads may take a moment to end.
-	 */
-	private static List<String> tributaryThreads() throws InterruptedException {
-		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-		while (true) {
-			List<String> alive = Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive)
-				.map(Thread::getName)
-				.filter((name) -> name.startsWith("tributary") && !name.startsWith("tributary-test"))
-				.toList();
-			if (alive.isEmpty() || System.nanoTime() > deadline) {
-				return alive;
-			}
-			Thread.sleep(50);
-		}
+	/** Threads of the pipeline and its pools still alive (the test database's own pools excepted). */
+	private static List<String> tributaryThreads() {
+		return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive)
+			.map(Thread::getName)
+			.filter((name) -> name.startsWith("tributary") && !name.startsWith("tributary-test"))
+			.toList();
 	}
 
-	private static void await(Pipeline pipeline, Predicate<TableStatus> condition)
-			throws InterruptedException {
-		long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
-		while (!condition.test(pipeline.status().tables().get(0))) {
-			assertThat(System.nanoTime()).as("condition not reached; status %s", pipeline.status())
-				.isLessThan(deadline);
-			Thread.sleep(50);
-		}
+	/** Waits for the pipeline's only table to meet {@code condition}; a failure shows the last status. */
+	private static void await(String what, Pipeline pipeline, Predicate<TableStatus> condition) throws Exception {
+		Await.value(what, Duration.ofMinutes(1), pipeline::status, (status) -> condition.test(status.tables().get(0)));
 	}
 
 }

@@ -16,6 +16,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import io.tributary.pipeline.Pipeline;
 import io.tributary.status.PipelineStatus;
 import io.tributary.status.TableStatus.Phase;
+import io.tributary.test.Await;
 import io.tributary.test.DatabaseExtension;
 import io.tributary.test.TestDatabase;
 
@@ -51,7 +52,8 @@ class StartupFailuresIT {
 		db.server().execute(schema, "CREATE TABLE t (id INT PRIMARY KEY)");
 		runner(schema).withPropertyValues("cdc.source.password=certainly-wrong", "cdc.tables[0].target=other.t")
 			.run((context) -> {
-				PipelineStatus status = await(context.getBean(Pipeline.class), (s) -> s.lastError() != null);
+				PipelineStatus status = await("a pipeline error", context.getBean(Pipeline.class),
+						(s) -> s.lastError() != null);
 				assertThat(status.lastError()).contains("Access denied for user");
 				assertThat(status.state()).isEqualTo(PipelineStatus.State.STARTING);
 				assertThat(status.tables().get(0).phase()).isEqualTo(Phase.STARTING);
@@ -64,7 +66,8 @@ class StartupFailuresIT {
 		db.server().execute(schema, "CREATE TABLE t (id INT PRIMARY KEY)");
 		runner(schema).withPropertyValues("cdc.target.url=jdbc:mysql://127.0.0.1:" + closedPort() + "/replica")
 			.run((context) -> {
-				PipelineStatus status = await(context.getBean(Pipeline.class), (s) -> s.lastError() != null);
+				PipelineStatus status = await("a pipeline error", context.getBean(Pipeline.class),
+						(s) -> s.lastError() != null);
 				assertThat(status.lastError()).contains("Connection refused").contains("target server is up")
 					.doesNotContain("Grant");
 				assertThat(status.tables().get(0).phase()).isEqualTo(Phase.STARTING);
@@ -76,24 +79,16 @@ class StartupFailuresIT {
 		String schema = db.schema("itself");
 		db.server().execute(schema, "CREATE TABLE t (id INT PRIMARY KEY)", "INSERT INTO t VALUES (1), (2)");
 		runner(schema).withPropertyValues("cdc.tables[0].target=" + schema + ".t").run((context) -> {
-			PipelineStatus status = await(context.getBean(Pipeline.class),
+			PipelineStatus status = await("the table failed", context.getBean(Pipeline.class),
 					(s) -> s.tables().get(0).phase() == Phase.FAILED);
 			assertThat(status.tables().get(0).lastError()).contains("copied onto itself")
 				.contains("cdc.tables[].target");
 		});
 	}
 
-	private static PipelineStatus await(Pipeline pipeline, Predicate<PipelineStatus> condition)
-			throws InterruptedException {
-		long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-		while (true) {
-			PipelineStatus status = pipeline.status();
-			if (condition.test(status)) {
-				return status;
-			}
-			assertThat(System.nanoTime()).as("condition not reached; status %s", status).isLessThan(deadline);
-			Thread.sleep(50);
-		}
+	private static PipelineStatus await(String what, Pipeline pipeline, Predicate<PipelineStatus> condition)
+			throws Exception {
+		return Await.value(what, Duration.ofSeconds(20), pipeline::status, condition);
 	}
 
 	private static int closedPort() throws IOException {

@@ -27,6 +27,7 @@ import io.tributary.source.SslMode;
 import io.tributary.source.TableId;
 import io.tributary.status.PipelineStatus;
 import io.tributary.status.TableStatus;
+import io.tributary.test.LiveHeapSampler;
 
 /**
  * The main class of a memory JVM ({@link MemoryScenario}): resumes a pipeline from the checkpoint
@@ -35,9 +36,9 @@ import io.tributary.status.TableStatus;
  * it started, with the buffer's counters. Nothing else runs in this JVM, so the heap is the
  * pipeline's.
  *
- * <p>Live heap is read as {@code SoftLimitIT} reads it: a sampler thread collects garbage and reads
- * the heap in use, again and again with {@code sampleMillis} between readings, so each reading
- * counts what is kept, not garbage awaiting collection.
+ * <p>Live heap is read as {@code SoftLimitIT} reads it, by a {@link LiveHeapSampler}: a sampler
+ * thread collects garbage and reads the heap in use, again and again with {@code sampleMillis}
+ * between readings, so each reading counts what is kept, not garbage awaiting collection.
  *
  * <p>Arguments are {@code key=value}: {@code mode} ({@code target} or {@code listener}),
  * {@code host}, {@code port}, {@code user}, {@code password}, {@code source} and {@code target}
@@ -90,7 +91,7 @@ public final class MemoryMain {
 			long maxBuffered = 0;
 			long started;
 			double seconds;
-			try (LiveHeapSampler heap = new LiveHeapSampler(args.number("sampleMillis"))) {
+			try (LiveHeapSampler heap = new LiveHeapSampler(Duration.ofMillis(args.number("sampleMillis")))) {
 				started = System.nanoTime();
 				pipeline.start();
 				while (true) {
@@ -154,67 +155,6 @@ public final class MemoryMain {
 	private static String url(ReaderMain.Args args) {
 		return "jdbc:mysql://" + args.text("host") + ":" + args.text("port")
 				+ "/?useSSL=false&allowPublicKeyRetrieval=true&rewriteBatchedStatements=true";
-	}
-
-	/**
-	 * Samples the live heap on a thread of its own and keeps the largest reading above the one
-	 * taken at creation.
-	 */
-	static final class LiveHeapSampler implements AutoCloseable {
-
-		private final AtomicLong peak = new AtomicLong();
-
-		private final AtomicLong samples = new AtomicLong();
-
-		private final long baseline;
-
-		private final long pauseNanos;
-
-		private final Thread sampler;
-
-		private volatile boolean stopped;
-
-		LiveHeapSampler(int sampleMillis) {
-			this.baseline = live();
-			this.pauseNanos = sampleMillis * 1_000_000L;
-			this.sampler = new Thread(() -> {
-				while (!this.stopped) {
-					this.peak.accumulateAndGet(live(), Math::max);
-					this.samples.incrementAndGet();
-					LockSupport.parkNanos(this.pauseNanos);
-				}
-			}, "live-heap-sampler");
-			this.sampler.setDaemon(true);
-			this.sampler.start();
-		}
-
-		private static long live() {
-			System.gc();
-			return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
-		}
-
-		long baseline() {
-			return this.baseline;
-		}
-
-		long peakAboveBaseline() {
-			return Math.max(0, this.peak.get() - this.baseline);
-		}
-
-		long samples() {
-			return this.samples.get();
-		}
-
-		void stop() throws InterruptedException {
-			this.stopped = true;
-			this.sampler.join();
-		}
-
-		@Override
-		public void close() throws InterruptedException {
-			stop();
-		}
-
 	}
 
 }

@@ -15,7 +15,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 
 import javax.sql.DataSource;
 
@@ -27,6 +26,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import io.tributary.schema.LayoutReader;
 import io.tributary.schema.TableLayout;
 import io.tributary.source.TableId;
+import io.tributary.test.Await;
 import io.tributary.test.DatabaseExtension;
 import io.tributary.test.TableComparison;
 import io.tributary.test.TestDatabase;
@@ -274,14 +274,13 @@ class ApplyContentionIT {
 		}
 	}
 
-	private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-		long deadline = System.nanoTime() + DEADLINE.toNanos();
-		while (!condition.getAsBoolean()) {
-			if (System.nanoTime() - deadline > 0) {
-				throw new AssertionError("Gave up waiting for " + what + " after " + DEADLINE.toSeconds()
-						+ " seconds; sessions and transactions on the server:\n" + sessions());
-			}
-			Thread.sleep(20);
+	/** Waits for {@code condition}; a failure shows the server's sessions and transactions. */
+	private static void await(String what, Await.Condition condition) throws Exception {
+		try {
+			Await.until(what, DEADLINE, condition);
+		}
+		catch (AssertionError ex) {
+			throw new AssertionError(ex.getMessage() + "; sessions and transactions on the server:\n" + sessions(), ex);
 		}
 	}
 

@@ -27,6 +27,7 @@ import io.tributary.source.binlog.SourceQueries;
 import io.tributary.status.PipelineStatus;
 import io.tributary.status.TableStatus;
 import io.tributary.status.TableStatus.Phase;
+import io.tributary.test.Await;
 import io.tributary.test.DatabaseExtension;
 import io.tributary.test.TableComparison;
 import io.tributary.test.TestDatabase;
@@ -175,9 +176,10 @@ class IdleSourceIT {
 			pipeline.start();
 			awaitIdle(pipeline, head, (t) -> true);
 			// A dump thread of an earlier test's pipeline may linger until the server notices its client left.
-			await(pipeline, (status) -> replicationThreads().size() == 1);
+			await("one binlog dump thread on the server", pipeline, (status) -> replicationThreads().size() == 1);
 			assertThat(killReplicationConnections()).as("replication connections killed").isEqualTo(1);
-			await(pipeline, (status) -> status.source().reconnects() == 1 && status.source().connected());
+			await("the source reconnected once", pipeline,
+					(status) -> status.source().reconnects() == 1 && status.source().connected());
 			pipeline.awaitCaughtUp(DEADLINE);
 			awaitIdle(pipeline, head, (t) -> true);
 			assertThat(SourceQueries.headFileOffset(source)).as("nothing written to the source").isEqualTo(head);
@@ -209,8 +211,8 @@ class IdleSourceIT {
 	 * at or past {@code head}, and {@code also} holds.
 	 */
 	private static PipelineStatus awaitIdle(Pipeline pipeline, Position head, Predicate<TableStatus> also)
-			throws InterruptedException {
-		return await(pipeline, (status) -> {
+			throws Exception {
+		return await("streaming without lag at or past " + head, pipeline, (status) -> {
 			TableStatus table = status.tables().get(0);
 			return table.phase() == Phase.STREAMING && status.lagMillis() == 0 && status.lagBytes() != null
 					&& status.lagBytes() == 0 && atOrPast(status.position().delivered(), head)
@@ -222,19 +224,9 @@ class IdleSourceIT {
 		return position != null && Position.parse(position).compareTo(head) >= 0;
 	}
 
-	private static PipelineStatus await(Pipeline pipeline, Predicate<PipelineStatus> condition)
-			throws InterruptedException {
-		long deadline = System.nanoTime() + DEADLINE.toNanos();
-		while (true) {
-			PipelineStatus status = pipeline.status();
-			if (condition.test(status)) {
-				return status;
-			}
-			if (System.nanoTime() > deadline) {
-				throw new AssertionError("Not reached within " + DEADLINE + " on an idle source; status: " + status);
-			}
-			Thread.sleep(50);
-		}
+	private static PipelineStatus await(String what, Pipeline pipeline, Predicate<PipelineStatus> condition)
+			throws Exception {
+		return Await.value(what + " on an idle source", DEADLINE, pipeline::status, condition);
 	}
 
 	private static List<Long> replicationThreads() {

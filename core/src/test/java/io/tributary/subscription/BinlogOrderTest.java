@@ -4,11 +4,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 
 import org.junit.jupiter.api.Test;
 
 import io.tributary.source.RowChange;
+import io.tributary.test.Await;
 
 import static io.tributary.subscription.FifoFixtures.CASE_INSENSITIVE;
 import static io.tributary.subscription.FifoFixtures.at;
@@ -191,14 +191,14 @@ class BinlogOrderTest {
 			}
 		});
 		reader.start();
-		await(() -> bounded.counters().parks() == 1 && isWaiting(reader));
+		await("the reader parked at the limit", () -> bounded.counters().parks() == 1 && isWaiting(reader));
 		assertThat(bounded.counters().bufferedKeys()).isEqualTo(8);
 		assertThat(bounded.counters().bufferedBytes()).isLessThan(10 * mb);
 		assertThat(requests.get()).isPositive();
 		List<String> drained = new ArrayList<>();
 		drainInto(bounded, drained);
 		// The next eight repeats of the key fill the buffer again: the reader parks a second time.
-		await(() -> bounded.counters().parks() == 2 && isWaiting(reader));
+		await("the reader parked a second time", () -> bounded.counters().parks() == 2 && isWaiting(reader));
 		assertThat(bounded.counters().bufferedKeys()).isEqualTo(8);
 		while (reader.isAlive() || bounded.counters().bufferedKeys() > 0) {
 			drainInto(bounded, drained);
@@ -231,12 +231,8 @@ class BinlogOrderTest {
 		return state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING;
 	}
 
-	private static void await(BooleanSupplier condition) throws InterruptedException {
-		long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-		while (!condition.getAsBoolean()) {
-			assertThat(System.nanoTime()).as("condition within 30 s").isLessThan(deadline);
-			Thread.sleep(5);
-		}
+	private static void await(String what, Await.Condition condition) throws Exception {
+		Await.until(what, Duration.ofSeconds(30), condition);
 	}
 
 }

@@ -4,7 +4,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 
 import org.junit.jupiter.api.Test;
 
@@ -14,6 +13,7 @@ import io.tributary.schema.ValueKind;
 import io.tributary.source.Position;
 import io.tributary.source.RowChange;
 import io.tributary.source.TableId;
+import io.tributary.test.Await;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -47,7 +47,7 @@ class SoftLimitTest {
 			}
 		});
 		reader.start();
-		await(() -> this.buffer.counters().parks() == 1 && isWaiting(reader));
+		await("the reader parked", () -> this.buffer.counters().parks() == 1 && isWaiting(reader));
 		SubscriptionCounters parked = this.buffer.counters();
 		assertThat(parked.bufferedKeys()).isEqualTo(8);
 		assertThat(parked.bufferedBytes()).isLessThan(8 * MB + 2 * MB);
@@ -68,7 +68,7 @@ class SoftLimitTest {
 		assertThat(inFlight.size()).isEqualTo(8);
 		Thread reader = new Thread(() -> this.buffer.add(row(9, MB), at(9)));
 		reader.start();
-		await(() -> this.buffer.counters().parks() == 1 && isWaiting(reader));
+		await("the reader parked", () -> this.buffer.counters().parks() == 1 && isWaiting(reader));
 		SubscriptionCounters parked = this.buffer.counters();
 		assertThat(parked.bufferedBytes()).isZero();
 		assertThat(parked.inFlightBytes()).isEqualTo(inFlight.bytes()).isGreaterThanOrEqualTo(8 * MB);
@@ -125,7 +125,7 @@ class SoftLimitTest {
 		}
 		Thread reader = new Thread(() -> this.buffer.add(row(99, MB), at(99)));
 		reader.start();
-		await(() -> this.buffer.counters().parks() == 1 && isWaiting(reader));
+		await("the reader parked", () -> this.buffer.counters().parks() == 1 && isWaiting(reader));
 		this.buffer.close();
 		reader.join(10_000);
 		assertThat(reader.isAlive()).isFalse();
@@ -143,12 +143,8 @@ class SoftLimitTest {
 		return state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING;
 	}
 
-	private static void await(BooleanSupplier condition) throws InterruptedException {
-		long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-		while (!condition.getAsBoolean()) {
-			assertThat(System.nanoTime()).as("condition within 30 s").isLessThan(deadline);
-			Thread.sleep(5);
-		}
+	private static void await(String what, Await.Condition condition) throws Exception {
+		Await.until(what, Duration.ofSeconds(30), condition);
 	}
 
 	private static Position at(long offset) {

@@ -9,14 +9,13 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 
+import io.tributary.test.Await;
+
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
@@ -85,15 +84,9 @@ class KilledSampleSourceIT {
 		return process.info().arguments().stream().flatMap(Arrays::stream).filter((a) -> a.startsWith(DATADIR)).findFirst();
 	}
 
-	private static void await(String what, BooleanSupplier condition, Duration timeout) {
-		long deadline = System.nanoTime() + timeout.toNanos();
-		while (!condition.getAsBoolean()) {
-			if (System.nanoTime() > deadline) {
-				fail(what + " within " + timeout);
-			}
-			// Poll interval; the server is not this JVM's child, so there is no exit event to wait on.
-			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
-		}
+	private static void await(String what, Await.Condition condition, Duration timeout) throws Exception {
+		// Polled: the server is not this JVM's child, so there is no exit event to wait on.
+		Await.until(what, timeout, Duration.ofMillis(100), condition);
 	}
 
 	private static String read(Path log) {

@@ -4,8 +4,9 @@
  * concurrent write workload, and the database side of a replication test's fixture: a source and
  * a target schema ({@link io.tributary.test.SchemaPair}, the source possibly on a server of the
  * test's own), generated inserts
- * ({@link io.tributary.test.InsertStatements}) and waits with a deadline
- * ({@link io.tributary.test.Await}). The pipeline side of that fixture lives in the core module's
+ * ({@link io.tributary.test.InsertStatements}), waits with a deadline
+ * ({@link io.tributary.test.Await}) and a sampler of the live heap for memory bounds
+ * ({@link io.tributary.test.LiveHeapSampler}). The pipeline side of that fixture lives in the core module's
  * tests, since this module cannot depend on the core.
  *
  * <p>Invariants this package guards:

@@ -2,6 +2,7 @@ package io.tributary.test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 import java.time.Duration;
@@ -27,6 +28,22 @@ class AwaitTest {
                 .withMessage("Not reached within PT0.1S: a value above 5; last seen: 4");
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(100))
                 .isLessThan(Duration.ofSeconds(10));
+    }
+
+    @Test
+    void looksAgainOnlyAfterThePollIntervalItIsGiven() throws Exception {
+        AtomicInteger reads = new AtomicInteger();
+        long start = System.nanoTime();
+        Await.until("three looks", Duration.ofSeconds(10), Duration.ofMillis(200), () -> reads.incrementAndGet() >= 3);
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(400));
+        assertThat(reads).hasValue(3);
+    }
+
+    @Test
+    void aPollIntervalThatIsNotPositiveIsRefused() {
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> Await.until("anything", Duration.ofSeconds(1), Duration.ZERO, () -> true))
+                .withMessage("Poll interval must be positive, was PT0S");
     }
 
     @Test

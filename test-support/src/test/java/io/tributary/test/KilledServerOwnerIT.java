@@ -1,7 +1,6 @@
 package io.tributary.test;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
@@ -12,8 +11,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -73,15 +70,9 @@ class KilledServerOwnerIT {
         assertThat(ownServer.version()).as("this JVM's server, after the sweep").isNotEmpty();
     }
 
-    private static void await(String what, BooleanSupplier condition, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                fail(what + " within " + timeout);
-            }
-            // Poll interval; the server is not this JVM's child, so there is no exit event to wait on.
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
-        }
+    private static void await(String what, Await.Condition condition, Duration timeout) throws Exception {
+        // Polled: the server is not this JVM's child, so there is no exit event to wait on.
+        Await.until(what, timeout, Duration.ofMillis(100), condition);
     }
 
     /** A child JVM that owns a running embedded server. */
@@ -99,7 +90,7 @@ class KilledServerOwnerIT {
             this.dataDirArgument = dataDirArgument;
         }
 
-        static Owner start() throws IOException {
+        static Owner start() throws Exception {
             Path log = Files.createTempFile("server-owner", ".log");
             List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                     "-D" + TestDatabaseServer.FLAVOR_PROPERTY + "="
@@ -114,7 +105,7 @@ class KilledServerOwnerIT {
                 ProcessHandle server = jvm.toHandle().children().filter((p) -> dataDir(p).isPresent()).findFirst()
                         .orElseThrow(() -> new AssertionError("no child of the JVM has a --datadir="));
                 return new Owner(jvm, log, server, dataDir(server).orElseThrow());
-            } catch (RuntimeException | Error e) {
+            } catch (Exception | Error e) {
                 jvm.destroyForcibly();
                 throw e;
             }
@@ -129,7 +120,7 @@ class KilledServerOwnerIT {
             return StaleServers.runs(server, dataDirArgument);
         }
 
-        void killWatchdog() throws InterruptedException {
+        void killWatchdog() throws Exception {
             ProcessHandle watchdog = jvm.toHandle().children()
                     .filter((p) -> p.info().arguments()
                             .map((arguments) -> Arrays.asList(arguments).contains("tributary-server-watchdog"))
@@ -146,7 +137,7 @@ class KilledServerOwnerIT {
         }
 
         @Override
-        public void close() throws IOException {
+        public void close() throws Exception {
             jvm.destroyForcibly();
             if (serverRuns()) {
                 // Only when an assertion failed before the server was ended.

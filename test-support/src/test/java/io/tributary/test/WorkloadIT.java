@@ -8,8 +8,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 import javax.sql.DataSource;
 
@@ -86,7 +84,7 @@ class WorkloadIT {
     }
 
     @Test
-    void unboundedRunStopsOnRequestWithConsistentCounts() throws SQLException {
+    void unboundedRunStopsOnRequestWithConsistentCounts() throws Exception {
         Workload.createOrdersTable(ds, schema + ".unbounded", 500);
         long before = queryLong("SELECT COUNT(*) FROM unbounded");
 
@@ -162,7 +160,7 @@ class WorkloadIT {
     }
 
     @Test
-    void unexpectedErrorsSurfaceFromAwaitAndStop() {
+    void unexpectedErrorsSurfaceFromAwaitAndStop() throws Exception {
         Workload.createOrdersTable(ds, schema + ".doomed", 100);
         Workload workload = Workload.builder(ds, schema + ".doomed").threads(2).build();
         workload.start();
@@ -186,16 +184,14 @@ class WorkloadIT {
         TableComparison.assertEqual(ds, schema + ".source", db.dataSource(null), schema + ".target");
     }
 
-    private static void awaitTransactions(Workload workload, long transactions, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (workload.counts().transactions() < transactions) {
-            if (System.nanoTime() > deadline) {
-                workload.stop();
-                throw new AssertionError("workload did not reach " + transactions + " transactions: "
-                        + workload.counts());
-            }
-            // Poll the counters while the workload runs.
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+    /** Waits for the workload's committed transactions; a workload that does not get there is stopped. */
+    private static void awaitTransactions(Workload workload, long transactions, Duration timeout) throws Exception {
+        try {
+            Await.value("the workload at " + transactions + " transactions", timeout, workload::counts,
+                    (counts) -> counts.transactions() >= transactions);
+        } catch (AssertionError e) {
+            workload.stop();
+            throw e;
         }
     }
 

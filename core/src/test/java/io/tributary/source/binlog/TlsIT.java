@@ -10,8 +10,6 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.Properties;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 import javax.sql.DataSource;
 
@@ -24,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.tributary.source.SourceSettings;
 import io.tributary.source.SslMode;
+import io.tributary.test.Await;
 import io.tributary.test.DatabaseExtension;
 import io.tributary.test.TestCertificateAuthority;
 import io.tributary.test.TestDatabase;
@@ -214,12 +213,13 @@ class TlsIT {
 		DataSource admin = this.server.dataSource(null);
 		try (BinlogChangeSource source = new BinlogChangeSource(settings, new IgnoringHandler())) {
 			source.start(SourceQueries.head(admin));
-			long deadline = System.nanoTime() + TIMEOUT.toNanos();
-			while (!source.isConnected() || dumpThreads(admin) == 0) {
+			Await.until("binlog reader with " + settings.sslMode() + " connected", TIMEOUT, () -> {
+				if (source.isConnected() && dumpThreads(admin) > 0) {
+					return true;
+				}
 				assertThat(source.lastError()).as("error of the binlog reader with " + settings.sslMode()).isNull();
-				assertThat(System.nanoTime()).as("binlog reader connected within " + TIMEOUT).isLessThan(deadline);
-				pause();
-			}
+				return false;
+			});
 		}
 	}
 
@@ -227,12 +227,13 @@ class TlsIT {
 	private String replicationError(SourceSettings settings) throws Exception {
 		try (BinlogChangeSource source = new BinlogChangeSource(settings, new IgnoringHandler())) {
 			source.start(SourceQueries.head(this.server.dataSource(null)));
-			long deadline = System.nanoTime() + TIMEOUT.toNanos();
-			while (source.lastError() == null) {
+			Await.until("binlog reader with " + settings.sslMode() + " failed", TIMEOUT, () -> {
+				if (source.lastError() != null) {
+					return true;
+				}
 				assertThat(source.isConnected()).as("binlog reader with " + settings.sslMode() + " connected").isFalse();
-				assertThat(System.nanoTime()).as("binlog reader failed within " + TIMEOUT).isLessThan(deadline);
-				pause();
-			}
+				return false;
+			});
 			assertThat(source.isConnected()).isFalse();
 			return source.lastError();
 		}
@@ -256,11 +257,6 @@ class TlsIT {
 		catch (SQLException ex) {
 			throw new IllegalStateException("Cannot read have_ssl from " + server + ": " + ex.getMessage(), ex);
 		}
-	}
-
-	private static void pause() {
-		// Poll interval while waiting for the reader's state to change.
-		LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
 	}
 
 }
