@@ -19,11 +19,11 @@ import org.slf4j.LoggerFactory;
 
 import io.tributary.ha.FencedTransaction;
 import io.tributary.ha.TargetFence;
+import io.tributary.name.TableId;
 import io.tributary.schema.Column;
 import io.tributary.schema.KeyPredicates;
 import io.tributary.schema.TableLayout;
 import io.tributary.schema.Values;
-import io.tributary.source.TableId;
 
 /**
  * Applies changes to a MySQL/MariaDB target table with multi-row {@code REPLACE INTO} for row

@@ -15,9 +15,9 @@ import com.mysql.cj.conf.RuntimeProperty;
 import com.mysql.cj.jdbc.JdbcConnection;
 import com.mysql.cj.jdbc.JdbcStatement;
 
+import io.tributary.name.TableId;
 import io.tributary.schema.Column;
 import io.tributary.schema.TableLayout;
-import io.tributary.source.TableId;
 
 /**
  * Writes rows with one {@code LOAD DATA LOCAL INFILE ... REPLACE} whose "file" is the rows

@@ -15,9 +15,9 @@ import java.util.stream.IntStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.tributary.name.TableId;
 import io.tributary.schema.Column;
 import io.tributary.schema.TableLayout;
-import io.tributary.source.TableId;
 
 /**
  * Applies one table's drains with several statements at once, each its own autocommit REPLACE or

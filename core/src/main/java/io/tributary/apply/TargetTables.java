@@ -14,11 +14,11 @@ import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.tributary.name.TableId;
 import io.tributary.schema.Column;
 import io.tributary.schema.LayoutReader;
 import io.tributary.schema.SchemaException;
 import io.tributary.schema.TableLayout;
-import io.tributary.source.TableId;
 
 /**
  * Makes sure a target table can receive a source table's rows: creates it from the source's own

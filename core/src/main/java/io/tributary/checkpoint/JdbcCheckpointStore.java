@@ -19,8 +19,8 @@ import io.tributary.apply.Sessions;
 import io.tributary.apply.TableSink;
 import io.tributary.ha.FencedTransaction;
 import io.tributary.ha.TargetFence;
+import io.tributary.name.TableId;
 import io.tributary.source.Position;
-import io.tributary.source.TableId;
 import io.tributary.status.Causes;
 
 /**

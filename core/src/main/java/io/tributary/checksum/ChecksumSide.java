@@ -15,11 +15,11 @@ import javax.sql.DataSource;
 
 import io.tributary.apply.Sessions;
 import io.tributary.copy.KeyRange;
+import io.tributary.name.TableId;
 import io.tributary.schema.Column;
 import io.tributary.schema.KeyPredicates;
 import io.tributary.schema.RowKey;
 import io.tributary.schema.Values;
-import io.tributary.source.TableId;
 
 /**
  * Reads checksums from one side, source or target. Every read is a plain autocommit SELECT: it

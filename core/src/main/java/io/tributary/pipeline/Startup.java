@@ -13,11 +13,11 @@ import org.slf4j.LoggerFactory;
 
 import io.tributary.apply.SinkUnavailableException;
 import io.tributary.checkpoint.TableCheckpoint;
+import io.tributary.name.TableId;
 import io.tributary.source.Position;
 import io.tributary.source.binlog.Preflight;
 import io.tributary.source.binlog.ServerInfo;
 import io.tributary.source.binlog.SourceQueries;
-import io.tributary.source.TableId;
 import io.tributary.status.Causes;
 import io.tributary.status.TableStatus.Phase;
 

@@ -218,7 +218,7 @@ final class TableRuntime {
 				(this.sink != null) ? this.sink.status() : null);
 	}
 
-	/** See {@link Pipeline#detail(io.tributary.source.TableId)}. */
+	/** See {@link Pipeline#detail(io.tributary.name.TableId)}. */
 	TableDetail detail(Position delivered, TableStatus.Events events) {
 		TableLayout current = this.layout;
 		List<TableDetail.ColumnInfo> columns = new ArrayList<>();

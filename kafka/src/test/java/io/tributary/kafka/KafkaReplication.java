@@ -24,6 +24,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import io.tributary.checkpoint.CheckpointStore;
 import io.tributary.checkpoint.JdbcCheckpointStore;
 import io.tributary.checkpoint.TableCheckpoint;
+import io.tributary.name.TableId;
 import io.tributary.pipeline.Pipeline;
 import io.tributary.pipeline.PipelineSettings;
 import io.tributary.pipeline.SnapshotMode;
@@ -33,7 +34,6 @@ import io.tributary.schema.LayoutReader;
 import io.tributary.schema.TableLayout;
 import io.tributary.schema.Values;
 import io.tributary.source.SourceSettings;
-import io.tributary.source.TableId;
 import io.tributary.test.SchemaPair;
 import io.tributary.test.TestDatabase;
 

@@ -7,8 +7,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Locale;
 
+import io.tributary.name.TableId;
 import io.tributary.schema.LayoutReader;
-import io.tributary.source.TableId;
 
 /**
  * Checks one table to replicate: that it exists, that the account may read it, that it is a base
