@@ -19,6 +19,8 @@ import org.slf4j.LoggerFactory;
 
 import io.tributary.ha.FencedTransaction;
 import io.tributary.ha.TargetFence;
+import io.tributary.jdbc.Sessions;
+import io.tributary.jdbc.SqlErrors;
 import io.tributary.name.TableId;
 import io.tributary.schema.Column;
 import io.tributary.schema.KeyPredicates;
@@ -224,7 +226,7 @@ public final class JdbcReplaceApplier implements Applier {
 				return;
 			}
 			catch (SQLException ex) {
-				if (ParallelApplier.contentionCode(ex) == 0 || attempt >= MAX_TRANSACTION_ATTEMPTS) {
+				if (!SqlErrors.isContention(ex) || attempt >= MAX_TRANSACTION_ATTEMPTS) {
 					throw new ApplyException("Upserting " + rows.size() + " rows in " + this.targetTable + " failed: "
 							+ ex.getMessage(), ex);
 				}
@@ -292,10 +294,10 @@ public final class JdbcReplaceApplier implements Applier {
 			return false;
 		}
 		catch (SQLException ex) {
-			if (ParallelApplier.contentionCode(ex) != 0) {
+			if (SqlErrors.isContention(ex)) {
 				throw ex;
 			}
-			if (!LocalInfileLoad.refusedByServer(ex)) {
+			if (!SqlErrors.isLoadRefused(ex)) {
 				logger.debug("Loading {} rows into {} failed; writing them with statements: {}", rows.size(),
 						this.targetTable, ex.getMessage());
 			}

@@ -177,23 +177,6 @@ final class LocalInfileLoad {
 		return statement.getWarnings();
 	}
 
-	/**
-	 * Returns whether the server refused the load as such, rather than failing it: a server with
-	 * {@code local_infile=OFF} (MySQL error 3948, MariaDB 4166, 1148 on older servers).
-	 */
-	static boolean refusedByServer(SQLException failure) {
-		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-			if (cause instanceof SQLException sql && refusalCode(sql.getErrorCode())) {
-				return true;
-			}
-		}
-		return false;
-	}
-
-	private static boolean refusalCode(int code) {
-		return code == 3948 || code == 4166 || code == 1148;
-	}
-
 	/** Encodes rows into the load's format a row at a time, as the driver reads them. */
 	private final class RowStream extends InputStream {
 

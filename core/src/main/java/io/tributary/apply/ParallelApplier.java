@@ -15,6 +15,7 @@ import java.util.stream.IntStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.tributary.jdbc.SqlErrors;
 import io.tributary.name.TableId;
 import io.tributary.schema.Column;
 import io.tributary.schema.TableLayout;
@@ -60,10 +61,6 @@ public final class ParallelApplier implements Applier {
 	private static final Duration FIRST_PAUSE = Duration.ofMillis(20);
 
 	private static final Duration LONGEST_PAUSE = Duration.ofSeconds(1);
-
-	private static final int ER_LOCK_WAIT_TIMEOUT = 1205;
-
-	private static final int ER_LOCK_DEADLOCK = 1213;
 
 	private static final Logger logger = LoggerFactory.getLogger(ParallelApplier.class);
 
@@ -287,7 +284,7 @@ public final class ParallelApplier implements Applier {
 				return;
 			}
 			catch (SQLException ex) {
-				int code = contentionCode(ex);
+				int code = SqlErrors.contentionCode(ex);
 				if (code == 0) {
 					this.totals.batchesFailed.incrementAndGet();
 					throw new ApplyException(what(batch, upsert) + " failed: " + ex.getMessage() + " (error " + ex.getErrorCode() + ", SQLState "
@@ -297,14 +294,14 @@ public final class ParallelApplier implements Applier {
 				this.control.contended(epoch);
 				if (attempt >= this.maxRetries) {
 					this.totals.batchesFailed.incrementAndGet();
-					throw new ApplyException(what(batch, upsert) + " met a " + describe(code) + " " + (attempt + 1) + " times in a row; the changes stay "
+					throw new ApplyException(what(batch, upsert) + " met a " + SqlErrors.describeContention(code) + " " + (attempt + 1) + " times in a row; the changes stay "
 							+ "buffered and are applied again. If this persists, look for long transactions "
 							+ "holding locks on the table (information_schema.INNODB_TRX) or lower the apply "
 							+ "concurrency", ex);
 				}
 				this.totals.retries.incrementAndGet();
 				logger.debug("{} met a {}; retrying (attempt {}), concurrency now {}", what(batch, upsert),
-						describe(code), attempt + 2, this.control.limit());
+						SqlErrors.describeContention(code), attempt + 2, this.control.limit());
 				pause(attempt);
 			}
 			catch (RuntimeException ex) {
@@ -325,24 +322,6 @@ public final class ParallelApplier implements Applier {
 			throw new ApplyException("Interrupted while waiting to retry a contended statement; the changes are "
 					+ "applied again later", ex);
 		}
-	}
-
-	/** Returns 1213 or 1205 when the exception (or one chained to it) is one of them, else 0. */
-	static int contentionCode(SQLException failure) {
-		Throwable cause = failure;
-		for (int depth = 0; cause != null && depth < 16; depth++, cause = cause.getCause()) {
-			SQLException each = (cause instanceof SQLException sql) ? sql : null;
-			for (; each != null; each = each.getNextException()) {
-				if (each.getErrorCode() == ER_LOCK_DEADLOCK || each.getErrorCode() == ER_LOCK_WAIT_TIMEOUT) {
-					return each.getErrorCode();
-				}
-			}
-		}
-		return 0;
-	}
-
-	private static String describe(int code) {
-		return (code == ER_LOCK_DEADLOCK) ? "deadlock" : "lock wait timeout";
 	}
 
 	private String what(List<Object[]> batch, boolean upsert) {

@@ -13,8 +13,8 @@ import java.util.stream.Collectors;
 
 import javax.sql.DataSource;
 
-import io.tributary.apply.Sessions;
 import io.tributary.copy.KeyRange;
+import io.tributary.jdbc.Sessions;
 import io.tributary.name.TableId;
 import io.tributary.schema.Column;
 import io.tributary.schema.KeyPredicates;

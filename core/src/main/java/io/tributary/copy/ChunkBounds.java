@@ -10,7 +10,7 @@ import java.util.stream.Collectors;
 
 import javax.sql.DataSource;
 
-import io.tributary.apply.Sessions;
+import io.tributary.jdbc.Sessions;
 import io.tributary.schema.Column;
 import io.tributary.schema.KeyPredicates;
 import io.tributary.schema.TableLayout;

@@ -11,7 +11,7 @@ import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.tributary.apply.Sessions;
+import io.tributary.jdbc.Sessions;
 import io.tributary.schema.Column;
 import io.tributary.schema.RowKey;
 import io.tributary.schema.TableLayout;

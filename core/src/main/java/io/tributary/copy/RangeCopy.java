@@ -15,7 +15,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.tributary.apply.Applier;
-import io.tributary.apply.Sessions;
+import io.tributary.jdbc.Sessions;
+import io.tributary.jdbc.SqlErrors;
 import io.tributary.schema.Column;
 import io.tributary.schema.KeyPredicates;
 import io.tributary.schema.RowKey;
@@ -139,8 +140,7 @@ public final class RangeCopy {
 
 	/** Deadlocks and lock wait timeouts against writers are expected now and then; retry them. */
 	static void retryOrThrow(SQLException ex, int attempt, TableLayout layout) throws SQLException {
-		boolean transientLock = ex.getErrorCode() == 1213 || ex.getErrorCode() == 1205;
-		if (!transientLock || attempt >= MAX_ATTEMPTS) {
+		if (!SqlErrors.isContention(ex) || attempt >= MAX_ATTEMPTS) {
 			throw ex;
 		}
 		logger.debug("Chunk read of {} hit lock contention (attempt {}), retrying", layout.table(), attempt);
