@@ -19,6 +19,7 @@ import org.slf4j.LoggerFactory;
 
 import io.tributary.ha.FencedTransaction;
 import io.tributary.ha.TargetFence;
+import io.tributary.jdbc.RetryPolicy;
 import io.tributary.jdbc.Sessions;
 import io.tributary.jdbc.SqlErrors;
 import io.tributary.name.TableId;
@@ -60,7 +61,8 @@ import io.tributary.schema.Values;
  */
 public final class JdbcReplaceApplier implements Applier {
 
-	private static final int MAX_TRANSACTION_ATTEMPTS = 5;
+	/** Runs of a transaction of several statements that keeps meeting lock contention. */
+	private static final RetryPolicy TRANSACTIONS = RetryPolicy.contention(5);
 
 	private static final Logger logger = LoggerFactory.getLogger(JdbcReplaceApplier.class);
 
@@ -220,19 +222,15 @@ public final class JdbcReplaceApplier implements Applier {
 		// Several statements (a snapshot chunk): one transaction, so one commit and one log flush
 		// for the lot rather than one per statement; a failure leaves none of them written, and a
 		// deadlock or lock wait timeout, which rolled it back, runs it again.
-		for (int attempt = 1;; attempt++) {
-			try {
+		try {
+			TRANSACTIONS.rerunOnContention("Upserting " + rows.size() + " rows in " + this.targetTable, () -> {
 				upsertInOneTransaction(rows);
-				return;
-			}
-			catch (SQLException ex) {
-				if (!SqlErrors.isContention(ex) || attempt >= MAX_TRANSACTION_ATTEMPTS) {
-					throw new ApplyException("Upserting " + rows.size() + " rows in " + this.targetTable + " failed: "
-							+ ex.getMessage(), ex);
-				}
-				logger.debug("Upserting {} rows in {} met lock contention (attempt {}); running it again",
-						rows.size(), this.targetTable, attempt);
-			}
+				return null;
+			});
+		}
+		catch (SQLException ex) {
+			throw new ApplyException("Upserting " + rows.size() + " rows in " + this.targetTable + " failed: "
+					+ ex.getMessage(), ex);
 		}
 	}
 

@@ -1,20 +1,19 @@
 package io.tributary.apply;
 
 import java.sql.SQLException;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletionService;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.IntStream;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.tributary.jdbc.RetryPolicy;
 import io.tributary.jdbc.SqlErrors;
 import io.tributary.name.TableId;
 import io.tributary.schema.Column;
@@ -58,10 +57,6 @@ public final class ParallelApplier implements Applier {
 
 	static final int DEFAULT_GROW_AFTER = 20;
 
-	private static final Duration FIRST_PAUSE = Duration.ofMillis(20);
-
-	private static final Duration LONGEST_PAUSE = Duration.ofSeconds(1);
-
 	private static final Logger logger = LoggerFactory.getLogger(ParallelApplier.class);
 
 	private final JdbcReplaceApplier statements;
@@ -72,7 +67,8 @@ public final class ParallelApplier implements Applier {
 
 	private final Totals totals;
 
-	private final int maxRetries;
+	/** Runs of a contended batch: the first and at most the configured retries. */
+	private final RetryPolicy retries;
 
 	private final BatchPartitioner upserts;
 
@@ -84,7 +80,7 @@ public final class ParallelApplier implements Applier {
 		this.workers = workers;
 		this.control = control;
 		this.totals = totals;
-		this.maxRetries = maxRetries;
+		this.retries = RetryPolicy.contention(maxRetries + 1);
 		int width = statements.width();
 		this.upserts = new BatchPartitioner(uniqueIndexes, statements.maxUpsertRows(),
 				JdbcReplaceApplier.MAX_PLACEHOLDERS / width, statements.maxBatchBytes());
@@ -136,7 +132,8 @@ public final class ParallelApplier implements Applier {
 		if (!indexes.equals(this.upserts.candidates())) {
 			logPartitioning(next.targetTable(), indexes);
 		}
-		return new ParallelApplier(next, this.workers, this.control, this.totals, this.maxRetries, indexes);
+		return new ParallelApplier(next, this.workers, this.control, this.totals, this.retries.attempts() - 1,
+				indexes);
 	}
 
 	private static List<UniqueIndex> readIndexes(JdbcReplaceApplier statements) throws SQLException {
@@ -292,7 +289,7 @@ public final class ParallelApplier implements Applier {
 				}
 				this.totals.contentionEvents.incrementAndGet();
 				this.control.contended(epoch);
-				if (attempt >= this.maxRetries) {
+				if (!this.retries.allowsRetry(attempt + 1)) {
 					this.totals.batchesFailed.incrementAndGet();
 					throw new ApplyException(what(batch, upsert) + " met a " + SqlErrors.describeContention(code) + " " + (attempt + 1) + " times in a row; the changes stay "
 							+ "buffered and are applied again. If this persists, look for long transactions "
@@ -302,7 +299,7 @@ public final class ParallelApplier implements Applier {
 				this.totals.retries.incrementAndGet();
 				logger.debug("{} met a {}; retrying (attempt {}), concurrency now {}", what(batch, upsert),
 						SqlErrors.describeContention(code), attempt + 2, this.control.limit());
-				pause(attempt);
+				pause(attempt + 1);
 			}
 			catch (RuntimeException ex) {
 				this.totals.batchesFailed.incrementAndGet();
@@ -312,10 +309,9 @@ public final class ParallelApplier implements Applier {
 		}
 	}
 
-	private static void pause(int attempt) {
-		long ceiling = Math.min(LONGEST_PAUSE.toMillis(), FIRST_PAUSE.toMillis() << Math.min(attempt, 10));
+	private void pause(int failures) {
 		try {
-			Thread.sleep(ceiling / 2 + ThreadLocalRandom.current().nextLong(ceiling / 2 + 1));
+			this.retries.sleep(failures);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();

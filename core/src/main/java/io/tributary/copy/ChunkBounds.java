@@ -59,7 +59,7 @@ public final class ChunkBounds {
 		parameters.add(rows - 1);
 		String sql = (lowerExclusive != null) ? this.probeNext : this.probeFirst;
 		List<Column> keys = this.layout.keys();
-		for (int attempt = 1;; attempt++) {
+		return RangeCopy.SOURCE_READS.rerunOnContention("Chunk bound probe of " + this.layout.table(), () -> {
 			try (Connection connection = this.source.getConnection()) {
 				Sessions.prepareSource(connection);
 				try (PreparedStatement statement = RangeCopy.prepared(connection, sql, parameters);
@@ -74,10 +74,7 @@ public final class ChunkBounds {
 					return key;
 				}
 			}
-			catch (SQLException ex) {
-				RangeCopy.retryOrThrow(ex, attempt, this.layout);
-			}
-		}
+		});
 	}
 
 }

@@ -1,7 +1,8 @@
 /**
  * JDBC plumbing shared by every package that talks to the source or the target: session setup
- * ({@link io.tributary.jdbc.Sessions}) and what kind of failure an SQL error is
- * ({@link io.tributary.jdbc.SqlErrors}, {@link io.tributary.jdbc.PermanentFailure}).
+ * ({@link io.tributary.jdbc.Sessions}), what kind of failure an SQL error is
+ * ({@link io.tributary.jdbc.SqlErrors}, {@link io.tributary.jdbc.PermanentFailure}) and the one
+ * policy for running failed work again ({@link io.tributary.jdbc.RetryPolicy}).
  *
  * <p>Invariants:
  * <ul>
@@ -11,6 +12,9 @@
  * <li>An error is classified by everything chained to it (causes, next exceptions, suppressed
  * errors), the same way for every caller: a deadlock wrapped in another exception is still
  * contention.</li>
+ * <li>Only work the server rolled back, and that may run again unchanged, is rerun on contention;
+ * it runs a bounded number of times, with pauses that grow and are jittered, so that the two sides
+ * of a deadlock do not meet again at once.</li>
  * </ul>
  */
 package io.tributary.jdbc;

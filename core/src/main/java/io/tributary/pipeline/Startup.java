@@ -13,6 +13,7 @@ import org.slf4j.LoggerFactory;
 
 import io.tributary.apply.SinkUnavailableException;
 import io.tributary.checkpoint.TableCheckpoint;
+import io.tributary.jdbc.RetryPolicy;
 import io.tributary.name.TableId;
 import io.tributary.source.Position;
 import io.tributary.source.binlog.Preflight;
@@ -32,6 +33,10 @@ final class Startup {
 
 	private static final Logger logger = LoggerFactory.getLogger(Startup.class);
 
+	/** Pauses between attempts to prepare: from 500 ms up to 30 s, for as long as it takes. */
+	private static final RetryPolicy PREPARING = RetryPolicy.untilStopped(Duration.ofMillis(500),
+			Duration.ofSeconds(30));
+
 	private final PipelineRuntime runtime;
 
 	private final TableSetup tableSetup;
@@ -47,7 +52,7 @@ final class Startup {
 	 * leadership, first
 	 */
 	Position prepareWithRetry() {
-		long backoff = 500;
+		int failures = 0;
 		while (!this.runtime.stopRequested && !this.runtime.leadershipLost()) {
 			try {
 				Position from = prepare();
@@ -60,9 +65,9 @@ final class Startup {
 				}
 				// Unreachable databases and missing privileges heal without a restart; keep trying.
 				this.runtime.lastError = "Cannot prepare replication: " + Causes.describe(ex);
-				logger.warn("{}; retrying in {} ms", this.runtime.lastError, backoff);
-				this.runtime.awaitSignal(Duration.ofMillis(backoff));
-				backoff = Math.min(backoff * 2, 30_000);
+				Duration pause = PREPARING.pause(++failures);
+				logger.warn("{}; retrying in {} ms", this.runtime.lastError, pause.toMillis());
+				this.runtime.awaitSignal(pause);
 			}
 		}
 		return null;
