@@ -20,6 +20,7 @@ import org.slf4j.LoggerFactory;
 import io.tributary.ha.FencedTransaction;
 import io.tributary.ha.TargetFence;
 import io.tributary.jdbc.RetryPolicy;
+import io.tributary.jdbc.RowReader;
 import io.tributary.jdbc.Sessions;
 import io.tributary.jdbc.SqlErrors;
 import io.tributary.name.TableId;
@@ -378,13 +379,7 @@ public final class JdbcReplaceApplier implements Applier {
 					Values.bind(statement, i + 1, parameters.get(i));
 				}
 				try (ResultSet rs = statement.executeQuery()) {
-					while (rs.next()) {
-						Object[] key = new Object[keys.size()];
-						for (int i = 0; i < key.length; i++) {
-							key[i] = Values.fromResultSet(rs, i + 1, keys.get(i));
-						}
-						found.add(key);
-					}
+					found.addAll(RowReader.readAll(rs, keys));
 				}
 			}
 		}

@@ -14,6 +14,7 @@ import java.util.stream.Collectors;
 import javax.sql.DataSource;
 
 import io.tributary.copy.KeyRange;
+import io.tributary.jdbc.RowReader;
 import io.tributary.jdbc.Sessions;
 import io.tributary.name.TableId;
 import io.tributary.schema.Column;
@@ -91,10 +92,7 @@ final class ChecksumSide {
 		try (Connection connection = open(); PreparedStatement statement = prepared(connection, sql, parameters);
 				ResultSet rs = statement.executeQuery()) {
 			while (rs.next()) {
-				Object[] key = new Object[this.keys.size()];
-				for (int i = 0; i < key.length; i++) {
-					key[i] = Values.fromResultSet(rs, i + 1, this.keys.get(i));
-				}
+				Object[] key = RowReader.read(rs, this.keys);
 				found.put(new RowKey(key), rs.getLong(key.length + 1));
 			}
 		}

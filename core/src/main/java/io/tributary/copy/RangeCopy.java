@@ -12,8 +12,9 @@ import java.util.Set;
 import javax.sql.DataSource;
 
 import io.tributary.apply.Applier;
-import io.tributary.jdbc.Sessions;
 import io.tributary.jdbc.RetryPolicy;
+import io.tributary.jdbc.RowReader;
+import io.tributary.jdbc.Sessions;
 import io.tributary.schema.Column;
 import io.tributary.schema.KeyPredicates;
 import io.tributary.schema.RowKey;
@@ -88,15 +89,7 @@ public final class RangeCopy {
 				connection.setAutoCommit(true);
 				try (PreparedStatement statement = prepared(connection, sql, parameters);
 						ResultSet rs = statement.executeQuery()) {
-					List<Object[]> rows = new ArrayList<>();
-					while (rs.next()) {
-						Object[] row = new Object[columns.size()];
-						for (int i = 0; i < row.length; i++) {
-							row[i] = Values.fromResultSet(rs, i + 1, columns.get(i));
-						}
-						rows.add(row);
-					}
-					return rows;
+					return RowReader.readAll(rs, columns);
 				}
 			}
 		});
