@@ -74,6 +74,10 @@ public final class ParallelApplier implements Applier {
 
 	private final BatchPartitioner deletes;
 
+	private final WriteKind replaces;
+
+	private final WriteKind deletions;
+
 	private ParallelApplier(JdbcReplaceApplier statements, ApplyWorkers workers, ContentionControl control,
 			Totals totals, int maxRetries, List<UniqueIndex> uniqueIndexes) {
 		this.statements = statements;
@@ -81,15 +85,18 @@ public final class ParallelApplier implements Applier {
 		this.control = control;
 		this.totals = totals;
 		this.retries = RetryPolicy.contention(maxRetries + 1);
+		BatchLimits limits = statements.limits();
 		int width = statements.width();
-		this.upserts = new BatchPartitioner(uniqueIndexes, statements.maxUpsertRows(),
-				JdbcReplaceApplier.MAX_PLACEHOLDERS / width, statements.maxBatchBytes());
+		this.upserts = new BatchPartitioner(uniqueIndexes, limits.maxUpsertRows(),
+				BatchLimits.MAX_PLACEHOLDERS / width, limits.maxBatchBytes());
 		TableLayout layout = statements.layout();
 		int keyWidth = layout.keyColumns().length;
 		UniqueIndex primaryKey = new UniqueIndex("PRIMARY", IntStream.range(0, keyWidth).toArray(),
 				layout.keys().stream().map(Column::name).toList());
-		this.deletes = new BatchPartitioner(List.of(primaryKey), statements.maxDeleteKeys(),
-				JdbcReplaceApplier.MAX_PLACEHOLDERS / keyWidth, statements.maxBatchBytes());
+		this.deletes = new BatchPartitioner(List.of(primaryKey), limits.maxDeleteKeys(),
+				BatchLimits.MAX_PLACEHOLDERS / keyWidth, limits.maxBatchBytes());
+		this.replaces = new WriteKind(statements::replaceBatch, totals.rowsUpserted, "Upserting", "rows", "into");
+		this.deletions = new WriteKind(statements::deleteBatch, totals.keysDeleted, "Deleting", "keys", "from");
 	}
 
 	/**
@@ -176,12 +183,12 @@ public final class ParallelApplier implements Applier {
 
 	@Override
 	public void upsert(List<Object[]> rows) {
-		run(this.upserts.plan(rows), true);
+		run(this.upserts.plan(rows), this.replaces);
 	}
 
 	@Override
 	public void delete(List<Object[]> keys) {
-		run(this.deletes.plan(keys), false);
+		run(this.deletes.plan(keys), this.deletions);
 	}
 
 	/** Returns how {@link #upsert} would split rows, for tests. */
@@ -189,24 +196,24 @@ public final class ParallelApplier implements Applier {
 		return this.upserts.plan(rows);
 	}
 
-	private void run(BatchPlan plan, boolean upsert) {
+	private void run(BatchPlan plan, WriteKind kind) {
 		if (logger.isDebugEnabled() && !plan.batches().isEmpty()) {
-			logger.debug("{} {} rows of {} in {} statements{}", upsert ? "Upserting" : "Deleting",
+			logger.debug("{} {} rows of {} in {} statements{}", kind.verb(),
 					plan.batches().stream().mapToInt(List::size).sum(), targetTable(), plan.batches().size(),
 					(plan.index() != null) ? " sorted by " + plan.index() : "");
 		}
 		for (List<List<Object[]>> stripe : plan.stripes()) {
 			if (stripe.size() == 1) {
-				write(stripe.get(0), upsert);
+				write(stripe.get(0), kind);
 			}
 			else {
-				runTogether(stripe, upsert);
+				runTogether(stripe, kind);
 			}
 		}
 	}
 
 	/** Runs batches on the workers, at most the current limit at once, and waits for all of them. */
-	private void runTogether(List<List<Object[]>> batches, boolean upsert) {
+	private void runTogether(List<List<Object[]>> batches, WriteKind kind) {
 		CompletionService<Void> done = new ExecutorCompletionService<>(this.workers.executor());
 		int next = 0;
 		int running = 0;
@@ -216,7 +223,7 @@ public final class ParallelApplier implements Applier {
 				List<Object[]> batch = batches.get(next);
 				try {
 					done.submit(() -> {
-						write(batch, upsert);
+						write(batch, kind);
 						return null;
 					});
 					next++;
@@ -244,7 +251,7 @@ public final class ParallelApplier implements Applier {
 				finished.get();
 			}
 			catch (ExecutionException ex) {
-				ApplyException cause = asApplyException(ex.getCause(), batches.size(), upsert);
+				ApplyException cause = asApplyException(ex.getCause(), batches.size(), kind);
 				if (failure == null) {
 					failure = cause;
 				}
@@ -262,49 +269,53 @@ public final class ParallelApplier implements Applier {
 		}
 	}
 
-	private ApplyException asApplyException(Throwable failure, int batches, boolean upsert) {
+	private ApplyException asApplyException(Throwable failure, int batches, WriteKind kind) {
 		if (failure instanceof ApplyException apply) {
 			return apply;
 		}
-		return new ApplyException((upsert ? "Upserting into " : "Deleting from ") + targetTable()
+		return new ApplyException(kind.verb() + " " + kind.preposition() + " " + targetTable()
 				+ " failed unexpectedly in one of " + batches + " statements: " + failure, failure);
 	}
 
 	/** Writes one batch, retrying it after contention. */
-	private void write(List<Object[]> batch, boolean upsert) {
-		for (int attempt = 0;; attempt++) {
+	private void write(List<Object[]> batch, WriteKind kind) {
+		for (int attempt = 1;; attempt++) {
 			long epoch = this.control.epoch();
 			try {
-				this.statements.writeStatement(batch, upsert);
+				kind.statement().write(batch);
 				this.control.succeeded();
-				this.totals.applied(batch.size(), upsert);
+				this.totals.batchesApplied.incrementAndGet();
+				kind.written().addAndGet(batch.size());
 				return;
 			}
 			catch (SQLException ex) {
 				int code = SqlErrors.contentionCode(ex);
 				if (code == 0) {
 					this.totals.batchesFailed.incrementAndGet();
-					throw new ApplyException(what(batch, upsert) + " failed: " + ex.getMessage() + " (error " + ex.getErrorCode() + ", SQLState "
-							+ ex.getSQLState() + "). The changes stay buffered and are applied again", ex);
+					throw new ApplyException(kind.describe(batch, targetTable()) + " failed: " + ex.getMessage()
+							+ " (error " + ex.getErrorCode() + ", SQLState " + ex.getSQLState()
+							+ "). The changes stay buffered and are applied again", ex);
 				}
 				this.totals.contentionEvents.incrementAndGet();
 				this.control.contended(epoch);
-				if (!this.retries.allowsRetry(attempt + 1)) {
+				if (!this.retries.allowsRetry(attempt)) {
 					this.totals.batchesFailed.incrementAndGet();
-					throw new ApplyException(what(batch, upsert) + " met a " + SqlErrors.describeContention(code) + " " + (attempt + 1) + " times in a row; the changes stay "
+					throw new ApplyException(kind.describe(batch, targetTable()) + " met a "
+							+ SqlErrors.describeContention(code) + " " + attempt + " times in a row; the changes stay "
 							+ "buffered and are applied again. If this persists, look for long transactions "
 							+ "holding locks on the table (information_schema.INNODB_TRX) or lower the apply "
 							+ "concurrency", ex);
 				}
 				this.totals.retries.incrementAndGet();
-				logger.debug("{} met a {}; retrying (attempt {}), concurrency now {}", what(batch, upsert),
-						SqlErrors.describeContention(code), attempt + 2, this.control.limit());
-				pause(attempt + 1);
+				logger.debug("{} met a {}; retrying (attempt {}), concurrency now {}",
+						kind.describe(batch, targetTable()), SqlErrors.describeContention(code), attempt + 1,
+						this.control.limit());
+				pause(attempt);
 			}
 			catch (RuntimeException ex) {
 				this.totals.batchesFailed.incrementAndGet();
 				throw (ex instanceof ApplyException apply) ? apply
-						: new ApplyException(what(batch, upsert) + " failed unexpectedly: " + ex, ex);
+						: new ApplyException(kind.describe(batch, targetTable()) + " failed unexpectedly: " + ex, ex);
 			}
 		}
 	}
@@ -320,9 +331,17 @@ public final class ParallelApplier implements Applier {
 		}
 	}
 
-	private String what(List<Object[]> batch, boolean upsert) {
-		return upsert ? "Upserting " + batch.size() + " rows into " + targetTable()
-				: "Deleting " + batch.size() + " keys from " + targetTable();
+	/**
+	 * One of the two kinds of batch: what writes one, the counter of what it wrote, and the words
+	 * that name it in messages ("Upserting 5 rows into", "Deleting 5 keys from").
+	 */
+	private record WriteKind(BatchWrite statement, AtomicLong written, String verb, String unit,
+			String preposition) {
+
+		String describe(List<Object[]> batch, TableId table) {
+			return this.verb + " " + batch.size() + " " + this.unit + " " + this.preposition + " " + table;
+		}
+
 	}
 
 	/** Counters shared by the appliers of successive layouts of one table. */
@@ -339,11 +358,6 @@ public final class ParallelApplier implements Applier {
 		final AtomicLong contentionEvents = new AtomicLong();
 
 		final AtomicLong retries = new AtomicLong();
-
-		void applied(int rows, boolean upsert) {
-			this.batchesApplied.incrementAndGet();
-			(upsert ? this.rowsUpserted : this.keysDeleted).addAndGet(rows);
-		}
 
 	}
 
