@@ -79,12 +79,12 @@ public final class ParallelApplier implements Applier {
 	private final WriteKind deletions;
 
 	private ParallelApplier(JdbcReplaceApplier statements, ApplyWorkers workers, ContentionControl control,
-			Totals totals, int maxRetries, List<UniqueIndex> uniqueIndexes) {
+			Totals totals, RetryPolicy retries, List<UniqueIndex> uniqueIndexes) {
 		this.statements = statements;
 		this.workers = workers;
 		this.control = control;
 		this.totals = totals;
-		this.retries = RetryPolicy.contention(maxRetries + 1);
+		this.retries = retries;
 		BatchLimits limits = statements.limits();
 		int width = statements.width();
 		this.upserts = new BatchPartitioner(uniqueIndexes, limits.maxUpsertRows(),
@@ -124,7 +124,7 @@ public final class ParallelApplier implements Applier {
 	static ParallelApplier create(JdbcReplaceApplier statements, ApplyWorkers workers, int concurrency,
 			int maxRetries, int growAfter, List<UniqueIndex> indexes) {
 		return new ParallelApplier(statements, workers, new ContentionControl(concurrency, growAfter), new Totals(),
-				maxRetries, indexes);
+				RetryPolicy.contention(maxRetries + 1), indexes);
 	}
 
 	/**
@@ -139,8 +139,7 @@ public final class ParallelApplier implements Applier {
 		if (!indexes.equals(this.upserts.candidates())) {
 			logPartitioning(next.targetTable(), indexes);
 		}
-		return new ParallelApplier(next, this.workers, this.control, this.totals, this.retries.attempts() - 1,
-				indexes);
+		return new ParallelApplier(next, this.workers, this.control, this.totals, this.retries, indexes);
 	}
 
 	private static List<UniqueIndex> readIndexes(JdbcReplaceApplier statements) throws SQLException {
