@@ -28,11 +28,11 @@ import org.springframework.web.context.WebApplicationContext;
 import io.tributary.autoconfigure.TributaryAutoConfiguration;
 import io.tributary.autoconfigure.TributaryPipelines;
 import io.tributary.autoconfigure.TributaryProperties;
+import io.tributary.name.TableId;
 import io.tributary.pipeline.Pipeline;
 import io.tributary.pipeline.PipelineSettings;
 import io.tributary.pipeline.TableMapping;
 import io.tributary.source.SourceSettings;
-import io.tributary.source.TableId;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.csrf;

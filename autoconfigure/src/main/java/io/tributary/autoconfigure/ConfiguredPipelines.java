@@ -11,10 +11,10 @@ import io.tributary.apply.ChangeListener;
 import io.tributary.checksum.ChecksumSettings;
 import io.tributary.copy.CopySizing;
 import io.tributary.ha.HaSettings;
+import io.tributary.name.TableId;
 import io.tributary.pipeline.PipelineSettings;
 import io.tributary.pipeline.TableMapping;
 import io.tributary.source.SourceSettings;
-import io.tributary.source.TableId;
 
 /**
  * Turns the {@code cdc.*} properties into the settings of each pipeline, checking them first.

@@ -6,7 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import io.tributary.checkpoint.CheckpointStore;
 import io.tributary.checkpoint.TableCheckpoint;
-import io.tributary.source.TableId;
+import io.tributary.name.TableId;
 
 /**
  * An application's own checkpoint store, kept in memory, that counts what the pipeline asks of it.

@@ -17,16 +17,16 @@ import org.springframework.context.annotation.Configuration;
 
 import io.tributary.apply.ChangeListener;
 import io.tributary.autoconfigure.endpoint.CdcEndpoint;
-import io.tributary.checksum.ChecksumSettings;
-import io.tributary.ha.HaSettings;
 import io.tributary.autoconfigure.endpoint.CdcEndpointAutoConfiguration;
 import io.tributary.autoconfigure.security.CdcAccessAutoConfiguration;
+import io.tributary.checksum.ChecksumSettings;
+import io.tributary.ha.HaSettings;
+import io.tributary.name.TableId;
 import io.tributary.pipeline.Pipeline;
 import io.tributary.pipeline.PipelineSettings;
 import io.tributary.pipeline.TableMapping;
 import io.tributary.source.SourceSettings;
 import io.tributary.source.SslMode;
-import io.tributary.source.TableId;
 import io.tributary.test.TestCertificateAuthority;
 
 import static org.assertj.core.api.Assertions.assertThat;

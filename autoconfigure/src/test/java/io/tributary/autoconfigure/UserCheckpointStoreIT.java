@@ -17,8 +17,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import io.tributary.checkpoint.TableCheckpoint;
+import io.tributary.name.TableId;
 import io.tributary.pipeline.Pipeline;
-import io.tributary.source.TableId;
 import io.tributary.status.TableStatus.Phase;
 import io.tributary.test.Await;
 import io.tributary.test.DatabaseExtension;

@@ -20,9 +20,9 @@ import io.tributary.apply.ApplierCounters;
 import io.tributary.apply.ApplyWorkers;
 import io.tributary.apply.JdbcReplaceApplier;
 import io.tributary.apply.ParallelApplier;
+import io.tributary.name.TableId;
 import io.tributary.schema.LayoutReader;
 import io.tributary.schema.TableLayout;
-import io.tributary.source.TableId;
 import io.tributary.test.TestDatabaseServer;
 
 /**

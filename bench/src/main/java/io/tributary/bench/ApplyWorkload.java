@@ -13,7 +13,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
-import io.tributary.source.TableId;
+import io.tributary.name.TableId;
 import io.tributary.test.TestDatabaseServer;
 
 /**

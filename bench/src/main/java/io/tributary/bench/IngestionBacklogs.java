@@ -14,8 +14,8 @@ import java.util.stream.IntStream;
 
 import javax.sql.DataSource;
 
+import io.tributary.name.TableId;
 import io.tributary.source.Position;
-import io.tributary.source.TableId;
 import io.tributary.source.binlog.SourceQueries;
 import io.tributary.test.TestDatabaseServer;
 

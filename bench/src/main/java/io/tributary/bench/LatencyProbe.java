@@ -16,7 +16,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
-import io.tributary.source.TableId;
+import io.tributary.name.TableId;
 
 /**
  * Measures the time from a source commit to the row's visibility in a target, per transaction, on

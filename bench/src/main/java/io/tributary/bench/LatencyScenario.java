@@ -8,12 +8,12 @@ import java.util.List;
 import com.zaxxer.hikari.HikariDataSource;
 
 import io.tributary.checksum.ChecksumSettings;
+import io.tributary.name.TableId;
 import io.tributary.pipeline.Pipeline;
 import io.tributary.pipeline.PipelineSettings;
 import io.tributary.pipeline.TableMapping;
 import io.tributary.source.SourceSettings;
 import io.tributary.source.SslMode;
-import io.tributary.source.TableId;
 import io.tributary.source.binlog.SourceQueries;
 import io.tributary.status.TableStatus;
 import io.tributary.test.TestDatabaseServer;

@@ -17,6 +17,7 @@ import com.zaxxer.hikari.HikariDataSource;
 
 import io.tributary.apply.ChangeListener;
 import io.tributary.checksum.ChecksumSettings;
+import io.tributary.name.TableId;
 import io.tributary.pipeline.Pipeline;
 import io.tributary.pipeline.PipelineSettings;
 import io.tributary.pipeline.SnapshotMode;
@@ -24,7 +25,6 @@ import io.tributary.pipeline.TableMapping;
 import io.tributary.source.Position;
 import io.tributary.source.SourceSettings;
 import io.tributary.source.SslMode;
-import io.tributary.source.TableId;
 import io.tributary.status.PipelineStatus;
 import io.tributary.status.TableStatus;
 import io.tributary.test.LiveHeapSampler;

@@ -21,7 +21,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
-import io.tributary.source.TableId;
+import io.tributary.name.TableId;
 
 /**
  * The kafka scenario's check that its figure counts real records: the topic is read from its

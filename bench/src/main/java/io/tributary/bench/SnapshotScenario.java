@@ -25,12 +25,12 @@ import com.zaxxer.hikari.HikariDataSource;
 
 import io.tributary.checksum.ChecksumSettings;
 import io.tributary.copy.CopySizing;
+import io.tributary.name.TableId;
 import io.tributary.pipeline.Pipeline;
 import io.tributary.pipeline.PipelineSettings;
 import io.tributary.pipeline.TableMapping;
 import io.tributary.source.SourceSettings;
 import io.tributary.source.SslMode;
-import io.tributary.source.TableId;
 import io.tributary.status.PipelineStatus;
 import io.tributary.status.TableStatus;
 import io.tributary.test.TestDatabaseServer;

@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
+import io.tributary.name.TableId;
 import io.tributary.pipeline.PipelineSettings;
 import io.tributary.pipeline.TableMapping;
 import io.tributary.schema.LayoutReader;
@@ -19,7 +20,6 @@ import io.tributary.source.Position;
 import io.tributary.source.RowChange;
 import io.tributary.source.SourceSettings;
 import io.tributary.source.SslMode;
-import io.tributary.source.TableId;
 import io.tributary.source.binlog.BinlogChangeSource;
 import io.tributary.subscription.BufferedSubscription;
 import io.tributary.subscription.Watermarks;

@@ -1,6 +1,6 @@
 package io.tributary.apply;
 
-import java.sql.SQLException;
+import io.tributary.jdbc.SqlErrors;
 
 /** Writing changes to a target failed; nothing of the failed batch is assumed applied. */
 public class ApplyException extends RuntimeException {
@@ -14,7 +14,7 @@ public class ApplyException extends RuntimeException {
 	 * it may simply be run again.
 	 */
 	public boolean isLockContention() {
-		return getCause() instanceof SQLException failure && ParallelApplier.contentionCode(failure) != 0;
+		return SqlErrors.isContention(getCause());
 	}
 
 }

@@ -3,8 +3,8 @@ package io.tributary.apply;
 import java.util.List;
 import java.util.Objects;
 
+import io.tributary.name.TableId;
 import io.tributary.source.Position;
-import io.tributary.source.TableId;
 
 /**
  * Changes of one source table handed to a {@link ChangeListener}. No key appears twice in a

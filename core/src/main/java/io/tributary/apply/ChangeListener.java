@@ -1,6 +1,6 @@
 package io.tributary.apply;
 
-import io.tributary.source.TableId;
+import io.tributary.name.TableId;
 
 /**
  * Receives a table's changes as batches, for applications that process changes themselves

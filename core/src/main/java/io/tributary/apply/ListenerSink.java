@@ -2,8 +2,8 @@ package io.tributary.apply;
 
 import java.util.Objects;
 
+import io.tributary.name.TableId;
 import io.tributary.schema.TableLayout;
-import io.tributary.source.TableId;
 
 /**
  * Sends a table's changes to the application's {@link ChangeListener}; labelled

@@ -15,9 +15,9 @@ import com.mysql.cj.conf.RuntimeProperty;
 import com.mysql.cj.jdbc.JdbcConnection;
 import com.mysql.cj.jdbc.JdbcStatement;
 
+import io.tributary.name.TableId;
 import io.tributary.schema.Column;
 import io.tributary.schema.TableLayout;
-import io.tributary.source.TableId;
 
 /**
  * Writes rows with one {@code LOAD DATA LOCAL INFILE ... REPLACE} whose "file" is the rows
@@ -175,23 +175,6 @@ final class LocalInfileLoad {
 	 */
 	static SQLWarning hadWarnings(Statement statement) throws SQLException {
 		return statement.getWarnings();
-	}
-
-	/**
-	 * Returns whether the server refused the load as such, rather than failing it: a server with
-	 * {@code local_infile=OFF} (MySQL error 3948, MariaDB 4166, 1148 on older servers).
-	 */
-	static boolean refusedByServer(SQLException failure) {
-		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-			if (cause instanceof SQLException sql && refusalCode(sql.getErrorCode())) {
-				return true;
-			}
-		}
-		return false;
-	}
-
-	private static boolean refusalCode(int code) {
-		return code == 3948 || code == 4166 || code == 1148;
 	}
 
 	/** Encodes rows into the load's format a row at a time, as the driver reads them. */

@@ -1,23 +1,23 @@
 package io.tributary.apply;
 
 import java.sql.SQLException;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletionService;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.IntStream;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.tributary.jdbc.RetryPolicy;
+import io.tributary.jdbc.SqlErrors;
+import io.tributary.name.TableId;
 import io.tributary.schema.Column;
 import io.tributary.schema.TableLayout;
-import io.tributary.source.TableId;
 
 /**
  * Applies one table's drains with several statements at once, each its own autocommit REPLACE or
@@ -57,14 +57,6 @@ public final class ParallelApplier implements Applier {
 
 	static final int DEFAULT_GROW_AFTER = 20;
 
-	private static final Duration FIRST_PAUSE = Duration.ofMillis(20);
-
-	private static final Duration LONGEST_PAUSE = Duration.ofSeconds(1);
-
-	private static final int ER_LOCK_WAIT_TIMEOUT = 1205;
-
-	private static final int ER_LOCK_DEADLOCK = 1213;
-
 	private static final Logger logger = LoggerFactory.getLogger(ParallelApplier.class);
 
 	private final JdbcReplaceApplier statements;
@@ -75,28 +67,36 @@ public final class ParallelApplier implements Applier {
 
 	private final Totals totals;
 
-	private final int maxRetries;
+	/** Runs of a contended batch: the first and at most the configured retries. */
+	private final RetryPolicy retries;
 
 	private final BatchPartitioner upserts;
 
 	private final BatchPartitioner deletes;
 
+	private final WriteKind replaces;
+
+	private final WriteKind deletions;
+
 	private ParallelApplier(JdbcReplaceApplier statements, ApplyWorkers workers, ContentionControl control,
-			Totals totals, int maxRetries, List<UniqueIndex> uniqueIndexes) {
+			Totals totals, RetryPolicy retries, List<UniqueIndex> uniqueIndexes) {
 		this.statements = statements;
 		this.workers = workers;
 		this.control = control;
 		this.totals = totals;
-		this.maxRetries = maxRetries;
+		this.retries = retries;
+		BatchLimits limits = statements.limits();
 		int width = statements.width();
-		this.upserts = new BatchPartitioner(uniqueIndexes, statements.maxUpsertRows(),
-				JdbcReplaceApplier.MAX_PLACEHOLDERS / width, statements.maxBatchBytes());
+		this.upserts = new BatchPartitioner(uniqueIndexes, limits.maxUpsertRows(),
+				BatchLimits.MAX_PLACEHOLDERS / width, limits.maxBatchBytes());
 		TableLayout layout = statements.layout();
 		int keyWidth = layout.keyColumns().length;
 		UniqueIndex primaryKey = new UniqueIndex("PRIMARY", IntStream.range(0, keyWidth).toArray(),
 				layout.keys().stream().map(Column::name).toList());
-		this.deletes = new BatchPartitioner(List.of(primaryKey), statements.maxDeleteKeys(),
-				JdbcReplaceApplier.MAX_PLACEHOLDERS / keyWidth, statements.maxBatchBytes());
+		this.deletes = new BatchPartitioner(List.of(primaryKey), limits.maxDeleteKeys(),
+				BatchLimits.MAX_PLACEHOLDERS / keyWidth, limits.maxBatchBytes());
+		this.replaces = new WriteKind(statements::replaceBatch, totals.rowsUpserted, "Upserting", "rows", "into");
+		this.deletions = new WriteKind(statements::deleteBatch, totals.keysDeleted, "Deleting", "keys", "from");
 	}
 
 	/**
@@ -124,7 +124,7 @@ public final class ParallelApplier implements Applier {
 	static ParallelApplier create(JdbcReplaceApplier statements, ApplyWorkers workers, int concurrency,
 			int maxRetries, int growAfter, List<UniqueIndex> indexes) {
 		return new ParallelApplier(statements, workers, new ContentionControl(concurrency, growAfter), new Totals(),
-				maxRetries, indexes);
+				RetryPolicy.contention(maxRetries + 1), indexes);
 	}
 
 	/**
@@ -139,7 +139,7 @@ public final class ParallelApplier implements Applier {
 		if (!indexes.equals(this.upserts.candidates())) {
 			logPartitioning(next.targetTable(), indexes);
 		}
-		return new ParallelApplier(next, this.workers, this.control, this.totals, this.maxRetries, indexes);
+		return new ParallelApplier(next, this.workers, this.control, this.totals, this.retries, indexes);
 	}
 
 	private static List<UniqueIndex> readIndexes(JdbcReplaceApplier statements) throws SQLException {
@@ -182,12 +182,12 @@ public final class ParallelApplier implements Applier {
 
 	@Override
 	public void upsert(List<Object[]> rows) {
-		run(this.upserts.plan(rows), true);
+		run(this.upserts.plan(rows), this.replaces);
 	}
 
 	@Override
 	public void delete(List<Object[]> keys) {
-		run(this.deletes.plan(keys), false);
+		run(this.deletes.plan(keys), this.deletions);
 	}
 
 	/** Returns how {@link #upsert} would split rows, for tests. */
@@ -195,24 +195,24 @@ public final class ParallelApplier implements Applier {
 		return this.upserts.plan(rows);
 	}
 
-	private void run(BatchPlan plan, boolean upsert) {
+	private void run(BatchPlan plan, WriteKind kind) {
 		if (logger.isDebugEnabled() && !plan.batches().isEmpty()) {
-			logger.debug("{} {} rows of {} in {} statements{}", upsert ? "Upserting" : "Deleting",
+			logger.debug("{} {} rows of {} in {} statements{}", kind.verb(),
 					plan.batches().stream().mapToInt(List::size).sum(), targetTable(), plan.batches().size(),
 					(plan.index() != null) ? " sorted by " + plan.index() : "");
 		}
 		for (List<List<Object[]>> stripe : plan.stripes()) {
 			if (stripe.size() == 1) {
-				write(stripe.get(0), upsert);
+				write(stripe.get(0), kind);
 			}
 			else {
-				runTogether(stripe, upsert);
+				runTogether(stripe, kind);
 			}
 		}
 	}
 
 	/** Runs batches on the workers, at most the current limit at once, and waits for all of them. */
-	private void runTogether(List<List<Object[]>> batches, boolean upsert) {
+	private void runTogether(List<List<Object[]>> batches, WriteKind kind) {
 		CompletionService<Void> done = new ExecutorCompletionService<>(this.workers.executor());
 		int next = 0;
 		int running = 0;
@@ -222,7 +222,7 @@ public final class ParallelApplier implements Applier {
 				List<Object[]> batch = batches.get(next);
 				try {
 					done.submit(() -> {
-						write(batch, upsert);
+						write(batch, kind);
 						return null;
 					});
 					next++;
@@ -250,7 +250,7 @@ public final class ParallelApplier implements Applier {
 				finished.get();
 			}
 			catch (ExecutionException ex) {
-				ApplyException cause = asApplyException(ex.getCause(), batches.size(), upsert);
+				ApplyException cause = asApplyException(ex.getCause(), batches.size(), kind);
 				if (failure == null) {
 					failure = cause;
 				}
@@ -268,57 +268,60 @@ public final class ParallelApplier implements Applier {
 		}
 	}
 
-	private ApplyException asApplyException(Throwable failure, int batches, boolean upsert) {
+	private ApplyException asApplyException(Throwable failure, int batches, WriteKind kind) {
 		if (failure instanceof ApplyException apply) {
 			return apply;
 		}
-		return new ApplyException((upsert ? "Upserting into " : "Deleting from ") + targetTable()
+		return new ApplyException(kind.verb() + " " + kind.preposition() + " " + targetTable()
 				+ " failed unexpectedly in one of " + batches + " statements: " + failure, failure);
 	}
 
 	/** Writes one batch, retrying it after contention. */
-	private void write(List<Object[]> batch, boolean upsert) {
-		for (int attempt = 0;; attempt++) {
+	private void write(List<Object[]> batch, WriteKind kind) {
+		for (int attempt = 1;; attempt++) {
 			long epoch = this.control.epoch();
 			try {
-				this.statements.writeStatement(batch, upsert);
+				kind.statement().write(batch);
 				this.control.succeeded();
-				this.totals.applied(batch.size(), upsert);
+				this.totals.batchesApplied.incrementAndGet();
+				kind.written().addAndGet(batch.size());
 				return;
 			}
 			catch (SQLException ex) {
-				int code = contentionCode(ex);
+				int code = SqlErrors.contentionCode(ex);
 				if (code == 0) {
 					this.totals.batchesFailed.incrementAndGet();
-					throw new ApplyException(what(batch, upsert) + " failed: " + ex.getMessage() + " (error " + ex.getErrorCode() + ", SQLState "
-							+ ex.getSQLState() + "). The changes stay buffered and are applied again", ex);
+					throw new ApplyException(kind.describe(batch, targetTable()) + " failed: " + ex.getMessage()
+							+ " (error " + ex.getErrorCode() + ", SQLState " + ex.getSQLState()
+							+ "). The changes stay buffered and are applied again", ex);
 				}
 				this.totals.contentionEvents.incrementAndGet();
 				this.control.contended(epoch);
-				if (attempt >= this.maxRetries) {
+				if (!this.retries.allowsRetry(attempt)) {
 					this.totals.batchesFailed.incrementAndGet();
-					throw new ApplyException(what(batch, upsert) + " met a " + describe(code) + " " + (attempt + 1) + " times in a row; the changes stay "
+					throw new ApplyException(kind.describe(batch, targetTable()) + " met a "
+							+ SqlErrors.describeContention(code) + " " + attempt + " times in a row; the changes stay "
 							+ "buffered and are applied again. If this persists, look for long transactions "
 							+ "holding locks on the table (information_schema.INNODB_TRX) or lower the apply "
 							+ "concurrency", ex);
 				}
 				this.totals.retries.incrementAndGet();
-				logger.debug("{} met a {}; retrying (attempt {}), concurrency now {}", what(batch, upsert),
-						describe(code), attempt + 2, this.control.limit());
+				logger.debug("{} met a {}; retrying (attempt {}), concurrency now {}",
+						kind.describe(batch, targetTable()), SqlErrors.describeContention(code), attempt + 1,
+						this.control.limit());
 				pause(attempt);
 			}
 			catch (RuntimeException ex) {
 				this.totals.batchesFailed.incrementAndGet();
 				throw (ex instanceof ApplyException apply) ? apply
-						: new ApplyException(what(batch, upsert) + " failed unexpectedly: " + ex, ex);
+						: new ApplyException(kind.describe(batch, targetTable()) + " failed unexpectedly: " + ex, ex);
 			}
 		}
 	}
 
-	private static void pause(int attempt) {
-		long ceiling = Math.min(LONGEST_PAUSE.toMillis(), FIRST_PAUSE.toMillis() << Math.min(attempt, 10));
+	private void pause(int failures) {
 		try {
-			Thread.sleep(ceiling / 2 + ThreadLocalRandom.current().nextLong(ceiling / 2 + 1));
+			this.retries.sleep(failures);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -327,27 +330,17 @@ public final class ParallelApplier implements Applier {
 		}
 	}
 
-	/** Returns 1213 or 1205 when the exception (or one chained to it) is one of them, else 0. */
-	static int contentionCode(SQLException failure) {
-		Throwable cause = failure;
-		for (int depth = 0; cause != null && depth < 16; depth++, cause = cause.getCause()) {
-			SQLException each = (cause instanceof SQLException sql) ? sql : null;
-			for (; each != null; each = each.getNextException()) {
-				if (each.getErrorCode() == ER_LOCK_DEADLOCK || each.getErrorCode() == ER_LOCK_WAIT_TIMEOUT) {
-					return each.getErrorCode();
-				}
-			}
+	/**
+	 * One of the two kinds of batch: what writes one, the counter of what it wrote, and the words
+	 * that name it in messages ("Upserting 5 rows into", "Deleting 5 keys from").
+	 */
+	private record WriteKind(BatchWrite statement, AtomicLong written, String verb, String unit,
+			String preposition) {
+
+		String describe(List<Object[]> batch, TableId table) {
+			return this.verb + " " + batch.size() + " " + this.unit + " " + this.preposition + " " + table;
 		}
-		return 0;
-	}
 
-	private static String describe(int code) {
-		return (code == ER_LOCK_DEADLOCK) ? "deadlock" : "lock wait timeout";
-	}
-
-	private String what(List<Object[]> batch, boolean upsert) {
-		return upsert ? "Upserting " + batch.size() + " rows into " + targetTable()
-				: "Deleting " + batch.size() + " keys from " + targetTable();
 	}
 
 	/** Counters shared by the appliers of successive layouts of one table. */
@@ -364,11 +357,6 @@ public final class ParallelApplier implements Applier {
 		final AtomicLong contentionEvents = new AtomicLong();
 
 		final AtomicLong retries = new AtomicLong();
-
-		void applied(int rows, boolean upsert) {
-			this.batchesApplied.incrementAndGet();
-			(upsert ? this.rowsUpserted : this.keysDeleted).addAndGet(rows);
-		}
 
 	}
 

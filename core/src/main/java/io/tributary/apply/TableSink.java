@@ -1,7 +1,7 @@
 package io.tributary.apply;
 
+import io.tributary.name.TableId;
 import io.tributary.schema.TableLayout;
-import io.tributary.source.TableId;
 
 /**
  * Where one table's changes go instead of a target table: the application's

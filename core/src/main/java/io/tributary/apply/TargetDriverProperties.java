@@ -17,7 +17,7 @@ import io.tributary.source.binlog.ServerInfo.Flavor;
  * each cached statement's parameter objects, about 430 bytes per placeholder, on every connection
  * that ran it, outside the buffer's soft limit. {@link JdbcReplaceApplier} therefore prepares on
  * the server only full-size statements of at most
- * {@value JdbcReplaceApplier#SERVER_SIDE_PLACEHOLDERS} placeholders (one REPLACE and one DELETE
+ * {@value BatchLimits#SERVER_SIDE_PLACEHOLDERS} placeholders (one REPLACE and one DELETE
  * per table), every other one on the client, and the cache keeps at most 16 statements per
  * connection.
  *

@@ -14,11 +14,13 @@ import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.tributary.jdbc.Sessions;
+import io.tributary.jdbc.SqlErrors;
+import io.tributary.name.TableId;
 import io.tributary.schema.Column;
 import io.tributary.schema.LayoutReader;
 import io.tributary.schema.SchemaException;
 import io.tributary.schema.TableLayout;
-import io.tributary.source.TableId;
 
 /**
  * Makes sure a target table can receive a source table's rows: creates it from the source's own
@@ -109,7 +111,7 @@ public final class TargetTables {
 				statement.execute(ddl);
 			}
 			catch (SQLException ex) {
-				if (ex.getSQLState() != null && ex.getSQLState().startsWith("08")) {
+				if (SqlErrors.isConnectionLevel(ex)) {
 					throw ex;
 				}
 				throw new SchemaException("Cannot create target table " + targetTable + " from the definition of "

@@ -14,9 +14,9 @@ import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.tributary.name.TableId;
 import io.tributary.schema.Column;
 import io.tributary.schema.TableLayout;
-import io.tributary.source.TableId;
 
 /**
  * Reads the UNIQUE secondary indexes of a table from {@code information_schema.STATISTICS} and

@@ -4,7 +4,7 @@ import java.util.Collection;
 import java.util.Map;
 
 import io.tributary.ha.TargetFence;
-import io.tributary.source.TableId;
+import io.tributary.name.TableId;
 
 /**
  * Durable storage of per-table checkpoints. A checkpoint is written only after the data it

@@ -15,12 +15,12 @@ import java.util.Map;
 
 import javax.sql.DataSource;
 
-import io.tributary.apply.Sessions;
 import io.tributary.apply.TableSink;
 import io.tributary.ha.FencedTransaction;
 import io.tributary.ha.TargetFence;
+import io.tributary.jdbc.Sessions;
+import io.tributary.name.TableId;
 import io.tributary.source.Position;
-import io.tributary.source.TableId;
 import io.tributary.status.Causes;
 
 /**

@@ -2,8 +2,8 @@ package io.tributary.checkpoint;
 
 import java.time.Instant;
 
+import io.tributary.name.TableId;
 import io.tributary.source.Position;
-import io.tributary.source.TableId;
 
 /**
  * What is durably known about one replicated table.

@@ -13,13 +13,14 @@ import java.util.stream.Collectors;
 
 import javax.sql.DataSource;
 
-import io.tributary.apply.Sessions;
 import io.tributary.copy.KeyRange;
+import io.tributary.jdbc.RowReader;
+import io.tributary.jdbc.Sessions;
+import io.tributary.name.TableId;
 import io.tributary.schema.Column;
 import io.tributary.schema.KeyPredicates;
 import io.tributary.schema.RowKey;
 import io.tributary.schema.Values;
-import io.tributary.source.TableId;
 
 /**
  * Reads checksums from one side, source or target. Every read is a plain autocommit SELECT: it
@@ -91,10 +92,7 @@ final class ChecksumSide {
 		try (Connection connection = open(); PreparedStatement statement = prepared(connection, sql, parameters);
 				ResultSet rs = statement.executeQuery()) {
 			while (rs.next()) {
-				Object[] key = new Object[this.keys.size()];
-				for (int i = 0; i < key.length; i++) {
-					key[i] = Values.fromResultSet(rs, i + 1, this.keys.get(i));
-				}
+				Object[] key = RowReader.read(rs, this.keys);
 				found.put(new RowKey(key), rs.getLong(key.length + 1));
 			}
 		}

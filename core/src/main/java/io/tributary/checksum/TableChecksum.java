@@ -15,11 +15,11 @@ import org.slf4j.LoggerFactory;
 
 import io.tributary.copy.ChunkBounds;
 import io.tributary.copy.KeyRange;
+import io.tributary.name.TableId;
 import io.tributary.schema.Column;
 import io.tributary.schema.RowKey;
 import io.tributary.schema.TableLayout;
 import io.tributary.source.Position;
-import io.tributary.source.TableId;
 import io.tributary.source.binlog.SourceQueries;
 import io.tributary.status.TableStatus;
 

@@ -10,11 +10,11 @@ import java.util.stream.Collectors;
 
 import javax.sql.DataSource;
 
-import io.tributary.apply.Sessions;
+import io.tributary.jdbc.RowReader;
+import io.tributary.jdbc.Sessions;
 import io.tributary.schema.Column;
 import io.tributary.schema.KeyPredicates;
 import io.tributary.schema.TableLayout;
-import io.tributary.schema.Values;
 
 /**
  * Finds where the next chunk of a source table ends: the key {@code rows} rows after a lower bound,
@@ -59,7 +59,7 @@ public final class ChunkBounds {
 		parameters.add(rows - 1);
 		String sql = (lowerExclusive != null) ? this.probeNext : this.probeFirst;
 		List<Column> keys = this.layout.keys();
-		for (int attempt = 1;; attempt++) {
+		return RangeCopy.SOURCE_READS.rerunOnContention("Chunk bound probe of " + this.layout.table(), () -> {
 			try (Connection connection = this.source.getConnection()) {
 				Sessions.prepareSource(connection);
 				try (PreparedStatement statement = RangeCopy.prepared(connection, sql, parameters);
@@ -67,17 +67,10 @@ public final class ChunkBounds {
 					if (!rs.next()) {
 						return null;
 					}
-					Object[] key = new Object[keys.size()];
-					for (int i = 0; i < key.length; i++) {
-						key[i] = Values.fromResultSet(rs, i + 1, keys.get(i));
-					}
-					return key;
+					return RowReader.read(rs, keys);
 				}
 			}
-			catch (SQLException ex) {
-				RangeCopy.retryOrThrow(ex, attempt, this.layout);
-			}
-		}
+		});
 	}
 
 }

@@ -11,7 +11,7 @@ import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.tributary.apply.Sessions;
+import io.tributary.jdbc.Sessions;
 import io.tributary.schema.Column;
 import io.tributary.schema.RowKey;
 import io.tributary.schema.TableLayout;
@@ -110,7 +110,7 @@ final class ChunkPlan {
 	private BigInteger[] keyRange(Column key) throws SQLException {
 		String sql = "SELECT MIN(" + key.quotedName() + "), MAX(" + key.quotedName() + ") FROM "
 				+ this.layout.table().quoted();
-		for (int attempt = 1;; attempt++) {
+		return RangeCopy.SOURCE_READS.rerunOnContention("Key range read of " + this.layout.table(), () -> {
 			try (Connection connection = this.source.getConnection()) {
 				Sessions.prepareSource(connection);
 				try (PreparedStatement statement = connection.prepareStatement(sql);
@@ -122,10 +122,7 @@ final class ChunkPlan {
 							(max != null) ? KeyStepper.number(max) : null };
 				}
 			}
-			catch (SQLException ex) {
-				RangeCopy.retryOrThrow(ex, attempt, this.layout);
-			}
-		}
+		});
 	}
 
 	/**

@@ -11,27 +11,28 @@ import org.slf4j.LoggerFactory;
 import io.tributary.apply.Applier;
 import io.tributary.apply.ApplyException;
 import io.tributary.apply.SinkRefusedException;
+import io.tributary.jdbc.RetryPolicy;
 import io.tributary.schema.TableLayout;
 
 /**
  * Writes the rows of a copy's chunks to the target. A failed write fails the copy, unless the
  * copier was told to retry failed writes (see {@link Copier#retryFailedWrites}): then the write is
- * tried again after a pause that doubles from 100 ms up to 30 s, until it succeeds or the copy gives
- * the chunk up. Called from the copy workers, several at once.
+ * tried again after a jittered pause that doubles from at most 100 ms up to at most 30 s, until it
+ * succeeds or the copy gives the chunk up. Called from the copy workers, several at once.
  */
 final class ChunkWriter {
 
 	// Logs as the copier, whose chunks these are, so one logger setting covers the snapshot's messages.
 	private static final Logger logger = LoggerFactory.getLogger(Copier.class);
 
-	private static final Duration FIRST_RETRY_PAUSE = Duration.ofMillis(100);
-
-	private static final Duration LONGEST_RETRY_PAUSE = Duration.ofSeconds(30);
+	/** Failed writes, when retried: pauses from 100 ms up to 30 s until the write succeeds or is given up. */
+	private static final RetryPolicy FAILED_WRITES = RetryPolicy.untilStopped(Duration.ofMillis(100),
+			Duration.ofSeconds(30));
 
 	private static final long GIVE_UP_CHECK_NANOS = 50_000_000L;
 
-	/** Attempts of a write that keeps meeting lock contention before it counts as failed. */
-	private static final int CONTENTION_ATTEMPTS = 10;
+	/** Writes that keep meeting lock contention: ten attempts before the write counts as failed. */
+	private static final RetryPolicy CONTENTION = RetryPolicy.contention(10);
 
 	private final Applier applier;
 
@@ -56,12 +57,11 @@ final class ChunkWriter {
 	 * @throws ApplyException when the write fails and failed writes are not retried
 	 */
 	boolean write(List<Object[]> rows, BooleanSupplier giveUp) {
-		long pauseMillis = FIRST_RETRY_PAUSE.toMillis();
-		boolean failedBefore = false;
+		int failures = 0;
 		while (true) {
 			try {
 				rerunOnContention(() -> this.applier.upsertChunk(rows), this.layout);
-				if (failedBefore) {
+				if (failures > 0) {
 					this.writeRetries.recovered();
 				}
 				return true;
@@ -72,7 +72,8 @@ final class ChunkWriter {
 				if (retries == null || ex instanceof SinkRefusedException) {
 					throw ex;
 				}
-				failedBefore = true;
+				failures++;
+				long pauseMillis = FAILED_WRITES.pause(failures).toMillis();
 				retries.failed(ex, Duration.ofMillis(pauseMillis));
 				logger.warn("Writing a snapshot chunk of {} ({} rows) failed, retrying in {} ms: {}",
 						this.layout.table(), rows.size(), pauseMillis, ex.getMessage());
@@ -81,31 +82,21 @@ final class ChunkWriter {
 							+ "next start", this.layout.table());
 					return false;
 				}
-				pauseMillis = Math.min(LONGEST_RETRY_PAUSE.toMillis(), pauseMillis * 2);
 			}
 		}
 	}
 
 	/**
 	 * Runs a write of the copy again while it fails on a deadlock or a lock wait timeout against the
-	 * pipeline's own apply, at most {@value #CONTENTION_ATTEMPTS} times in all. The server rolled the
+	 * pipeline's own apply, at most ten times in all, after growing pauses. The server rolled the
 	 * write back, and a chunk's upsert or delete is idempotent. A target table written by one
 	 * statement is not retried by the applier itself, whose contention the streaming side handles.
 	 */
 	static void rerunOnContention(Runnable write, TableLayout layout) {
-		for (int attempt = 1;; attempt++) {
-			try {
-				write.run();
-				return;
-			}
-			catch (ApplyException ex) {
-				if (!ex.isLockContention() || attempt >= CONTENTION_ATTEMPTS) {
-					throw ex;
-				}
-				logger.debug("A snapshot write of {} met lock contention (attempt {}), running it again",
-						layout.table(), attempt);
-			}
-		}
+		CONTENTION.rerunOnContention("A snapshot write of " + layout.table(), () -> {
+			write.run();
+			return null;
+		});
 	}
 
 	/** Waits, checking {@code giveUp} every 50 ms; returns false when it said to give up. */

@@ -11,11 +11,10 @@ import java.util.Set;
 
 import javax.sql.DataSource;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import io.tributary.apply.Applier;
-import io.tributary.apply.Sessions;
+import io.tributary.jdbc.RetryPolicy;
+import io.tributary.jdbc.RowReader;
+import io.tributary.jdbc.Sessions;
 import io.tributary.schema.Column;
 import io.tributary.schema.KeyPredicates;
 import io.tributary.schema.RowKey;
@@ -31,9 +30,11 @@ import io.tributary.schema.Values;
  */
 public final class RangeCopy {
 
-	private static final Logger logger = LoggerFactory.getLogger(RangeCopy.class);
-
-	private static final int MAX_ATTEMPTS = 10;
+	/**
+	 * Runs a read of the source that meets a deadlock or a lock wait timeout against writers again:
+	 * they are expected now and then, and the read changes nothing.
+	 */
+	static final RetryPolicy SOURCE_READS = RetryPolicy.contention(10);
 
 	private final DataSource source;
 
@@ -81,28 +82,17 @@ public final class RangeCopy {
 		String sql = this.select + range.where(this.layout.keys(), parameters) + " ORDER BY "
 				+ KeyPredicates.orderBy(this.layout.keys()) + " LOCK IN SHARE MODE";
 		List<Column> columns = this.layout.columns();
-		for (int attempt = 1;; attempt++) {
+		return SOURCE_READS.rerunOnContention("Chunk read of " + this.layout.table(), () -> {
 			try (Connection connection = this.source.getConnection()) {
 				Sessions.prepareSource(connection);
 				connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
 				connection.setAutoCommit(true);
 				try (PreparedStatement statement = prepared(connection, sql, parameters);
 						ResultSet rs = statement.executeQuery()) {
-					List<Object[]> rows = new ArrayList<>();
-					while (rs.next()) {
-						Object[] row = new Object[columns.size()];
-						for (int i = 0; i < row.length; i++) {
-							row[i] = Values.fromResultSet(rs, i + 1, columns.get(i));
-						}
-						rows.add(row);
-					}
-					return rows;
+					return RowReader.readAll(rs, columns);
 				}
 			}
-			catch (SQLException ex) {
-				retryOrThrow(ex, attempt, this.layout);
-			}
-		}
+		});
 	}
 
 	/**
@@ -135,15 +125,6 @@ public final class RangeCopy {
 			Values.bind(statement, i + 1, parameters.get(i));
 		}
 		return statement;
-	}
-
-	/** Deadlocks and lock wait timeouts against writers are expected now and then; retry them. */
-	static void retryOrThrow(SQLException ex, int attempt, TableLayout layout) throws SQLException {
-		boolean transientLock = ex.getErrorCode() == 1213 || ex.getErrorCode() == 1205;
-		if (!transientLock || attempt >= MAX_ATTEMPTS) {
-			throw ex;
-		}
-		logger.debug("Chunk read of {} hit lock contention (attempt {}), retrying", layout.table(), attempt);
 	}
 
 }

@@ -16,7 +16,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.stream.Collectors;
 
-import io.tributary.source.TableId;
+import io.tributary.name.TableId;
 
 /**
  * The statements on a pipeline's row of the leader table, which sits next to the checkpoint table

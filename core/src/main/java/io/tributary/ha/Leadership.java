@@ -17,7 +17,7 @@ import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.tributary.source.TableId;
+import io.tributary.name.TableId;
 import io.tributary.status.Causes;
 
 /**

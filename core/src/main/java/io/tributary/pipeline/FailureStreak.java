@@ -1,14 +1,15 @@
 package io.tributary.pipeline;
 
 import java.sql.SQLException;
-import java.sql.SQLRecoverableException;
 import java.sql.SQLTransientException;
 import java.time.Duration;
 import java.util.Set;
 
+import io.tributary.jdbc.SqlErrors;
+
 /**
  * The flushes of one table that failed in a row with the same error. A target error that no
- * known code marks as permanent (see {@link io.tributary.apply.PermanentFailure}) is retried, but
+ * known code marks as permanent (see {@link io.tributary.jdbc.PermanentFailure}) is retried, but
  * one that comes back the same, flush after flush, for {@value #ATTEMPTS} flushes and at least
  * {@link #SPAN}, will not go away by itself: the table stops instead of reading as streaming
  * while nothing is applied. Errors that do go away (a lost connection, a server that is read-only
@@ -82,9 +83,8 @@ final class FailureStreak {
 	}
 
 	private static boolean passes(SQLException sql) {
-		String state = sql.getSQLState();
-		return sql instanceof SQLTransientException || sql instanceof SQLRecoverableException
-				|| (state != null && state.startsWith("08")) || PASSING.contains(sql.getErrorCode());
+		return sql instanceof SQLTransientException || SqlErrors.isConnectionLevel(sql)
+				|| PASSING.contains(sql.getErrorCode());
 	}
 
 }

@@ -9,8 +9,8 @@ import io.tributary.apply.ParallelApplier;
 import io.tributary.checksum.ChecksumSettings;
 import io.tributary.copy.CopySizing;
 import io.tributary.ha.HaSettings;
+import io.tributary.name.TableId;
 import io.tributary.source.SourceSettings;
-import io.tributary.source.TableId;
 
 /**
  * Everything a {@link Pipeline} needs to know besides its connection pools. Built with

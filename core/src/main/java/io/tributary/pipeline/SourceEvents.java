@@ -12,13 +12,13 @@ import io.tributary.apply.ApplyException;
 import io.tributary.apply.JdbcReplaceApplier;
 import io.tributary.apply.SinkApplier;
 import io.tributary.apply.TargetTables;
+import io.tributary.name.TableId;
 import io.tributary.schema.LayoutReader;
 import io.tributary.schema.SchemaException;
 import io.tributary.schema.TableLayout;
 import io.tributary.source.ChangeHandler;
 import io.tributary.source.Position;
 import io.tributary.source.RowChange;
-import io.tributary.source.TableId;
 import io.tributary.status.TableEvent;
 import io.tributary.status.TableStatus.Phase;
 

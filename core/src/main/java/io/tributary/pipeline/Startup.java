@@ -12,11 +12,12 @@ import org.slf4j.LoggerFactory;
 
 import io.tributary.apply.SinkUnavailableException;
 import io.tributary.checkpoint.TableCheckpoint;
+import io.tributary.jdbc.RetryPolicy;
+import io.tributary.name.TableId;
 import io.tributary.source.Position;
 import io.tributary.source.binlog.Preflight;
 import io.tributary.source.binlog.ServerInfo;
 import io.tributary.source.binlog.SourceQueries;
-import io.tributary.source.TableId;
 import io.tributary.status.Causes;
 import io.tributary.status.TableStatus.Phase;
 
@@ -30,6 +31,10 @@ import io.tributary.status.TableStatus.Phase;
 final class Startup {
 
 	private static final Logger logger = LoggerFactory.getLogger(Startup.class);
+
+	/** Pauses between attempts to prepare: from 500 ms up to 30 s, for as long as it takes. */
+	private static final RetryPolicy PREPARING = RetryPolicy.untilStopped(Duration.ofMillis(500),
+			Duration.ofSeconds(30));
 
 	private final PipelineRuntime runtime;
 
@@ -46,7 +51,7 @@ final class Startup {
 	 * leadership, first
 	 */
 	Position prepareWithRetry() {
-		long backoff = 500;
+		int failures = 0;
 		while (!this.runtime.stopRequested() && !this.runtime.leadershipLost()) {
 			try {
 				Position from = prepare();
@@ -56,9 +61,9 @@ final class Startup {
 			catch (SQLException | RuntimeException ex) {
 				// Unreachable databases and missing privileges heal without a restart; keep trying.
 				this.runtime.preparingFailed("Cannot prepare replication: " + Causes.describe(ex));
-				logger.warn("{}; retrying in {} ms", this.runtime.lastError(), backoff);
-				this.runtime.awaitSignal(Duration.ofMillis(backoff));
-				backoff = Math.min(backoff * 2, 30_000);
+				Duration pause = PREPARING.pause(++failures);
+				logger.warn("{}; retrying in {} ms", this.runtime.lastError(), pause.toMillis());
+				this.runtime.awaitSignal(pause);
 			}
 		}
 		return null;

@@ -8,8 +8,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.tributary.checkpoint.TableCheckpoint;
+import io.tributary.name.TableId;
 import io.tributary.source.Position;
-import io.tributary.source.TableId;
 import io.tributary.source.binlog.ResumeCheck;
 import io.tributary.source.binlog.SourceQueries;
 import io.tributary.status.TableStatus.Phase;

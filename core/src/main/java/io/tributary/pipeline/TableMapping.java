@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Objects;
 
 import io.tributary.apply.TableSink;
-import io.tributary.source.TableId;
+import io.tributary.name.TableId;
 
 /**
  * One table to replicate and where to: a target table, or a {@link TableSink}.

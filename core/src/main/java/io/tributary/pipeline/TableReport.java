@@ -53,7 +53,7 @@ final class TableReport {
 			.build();
 	}
 
-	/** See {@link Pipeline#detail(io.tributary.source.TableId)}. */
+	/** See {@link Pipeline#detail(io.tributary.name.TableId)}. */
 	static TableDetail detail(TableRuntime table, Position delivered, TableStatus.Events events) {
 		TableLayout current = table.wiring.layout();
 		List<TableDetail.ColumnInfo> columns = new ArrayList<>();

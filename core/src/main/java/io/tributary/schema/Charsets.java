@@ -5,7 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Map;
 
-import io.tributary.source.TableId;
+import io.tributary.name.TableId;
 
 /**
  * Maps MySQL character set names to Java charsets, for decoding character columns of binlog row

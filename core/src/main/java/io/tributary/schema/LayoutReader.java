@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import io.tributary.source.TableId;
+import io.tributary.name.TableId;
 
 /**
  * Reads a {@link TableLayout} from {@code information_schema}.

@@ -4,7 +4,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
 
-import io.tributary.source.TableId;
+import io.tributary.name.TableId;
 
 /**
  * The column layout and key of one source table. Binlog row images are positional, so a layout

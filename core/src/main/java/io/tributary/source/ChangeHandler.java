@@ -1,5 +1,6 @@
 package io.tributary.source;
 
+import io.tributary.name.TableId;
 import io.tributary.schema.TableLayout;
 
 /**

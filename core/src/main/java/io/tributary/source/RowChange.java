@@ -1,5 +1,7 @@
 package io.tributary.source;
 
+import io.tributary.name.TableId;
+
 /**
  * One row-level change read from the source: either the full new image of a row (an insert, or
  * the after-image of an update) or the deletion of a key. An update that changes the primary key

@@ -5,6 +5,8 @@ import java.sql.SQLTransactionRollbackException;
 
 import org.junit.jupiter.api.Test;
 
+import io.tributary.jdbc.SqlErrors;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 class ContentionControlTest {
@@ -59,14 +61,14 @@ class ContentionControlTest {
 
 	@Test
 	void recognizesDeadlocksAndLockWaitTimeoutsOnly() {
-		assertThat(ParallelApplier.contentionCode(new SQLTransactionRollbackException("deadlock", "40001", 1213)))
+		assertThat(SqlErrors.contentionCode(new SQLTransactionRollbackException("deadlock", "40001", 1213)))
 			.isEqualTo(1213);
-		assertThat(ParallelApplier.contentionCode(new SQLException("wrapped", "HY000", 0,
+		assertThat(SqlErrors.contentionCode(new SQLException("wrapped", "HY000", 0,
 				new SQLException("lock wait", "HY000", 1205)))).isEqualTo(1205);
 		SQLException batch = new SQLException("batch", "HY000", 0);
 		batch.setNextException(new SQLException("deadlock", "40001", 1213));
-		assertThat(ParallelApplier.contentionCode(batch)).isEqualTo(1213);
-		assertThat(ParallelApplier.contentionCode(new SQLException("duplicate", "23000", 1062))).isZero();
+		assertThat(SqlErrors.contentionCode(batch)).isEqualTo(1213);
+		assertThat(SqlErrors.contentionCode(new SQLException("duplicate", "23000", 1062))).isZero();
 	}
 
 }

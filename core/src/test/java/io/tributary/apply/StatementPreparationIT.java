@@ -19,9 +19,9 @@ import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import io.tributary.name.TableId;
 import io.tributary.schema.LayoutReader;
 import io.tributary.schema.TableLayout;
-import io.tributary.source.TableId;
 import io.tributary.test.DatabaseExtension;
 import io.tributary.test.TestDatabase;
 
@@ -30,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Which statements the applier prepares on the server, through a pool whose driver prepares
  * statements there ({@link TargetDriverProperties#serverSide()}): only those of the table's full
- * size and of at most {@value JdbcReplaceApplier#SERVER_SIDE_PLACEHOLDERS} placeholders, each once
+ * size and of at most {@value BatchLimits#SERVER_SIDE_PLACEHOLDERS} placeholders, each once
  * per connection. The pool holds one connection, so the session's counters of the server count
  * every statement the applier ran. Every statement, wherever it is prepared, goes through the
  * connection as the pool gives it, so a wrapper around the pool sees them all.
@@ -66,7 +66,7 @@ class StatementPreparationIT {
 	void aFullSizeStatementOfTooManyPlaceholdersIsPreparedOnTheClient(TestDatabase db) throws Exception {
 		String schema = db.schema("wide");
 		int width = 5;
-		int batchRows = JdbcReplaceApplier.SERVER_SIDE_PLACEHOLDERS / width + 1;
+		int batchRows = BatchLimits.SERVER_SIDE_PLACEHOLDERS / width + 1;
 		try (HikariDataSource pool = onePreparingConnection(db, schema)) {
 			JdbcReplaceApplier applier = applier(pool, schema, "w", width, batchRows);
 			Counters before = Counters.of(pool);

@@ -19,9 +19,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.tributary.name.TableId;
 import io.tributary.schema.LayoutReader;
 import io.tributary.schema.TableLayout;
-import io.tributary.source.TableId;
 import io.tributary.test.DatabaseExtension;
 import io.tributary.test.TestDatabase;
 
@@ -90,14 +90,14 @@ class StreamedLoadIT {
 				large.add(new Object[] { id, "row\t" + id });
 			}
 			Counters before = Counters.of(pool);
-			applier.writeStatement(large, true);
+			applier.replaceBatch(large);
 			Counters afterLarge = Counters.of(pool);
 			assertThat(afterLarge.loads - before.loads).as("loads").isEqualTo(1);
 			assertThat(afterLarge.replaces - before.replaces).as("REPLACE statements").isZero();
 			List<Object[]> small = large.subList(0, JdbcReplaceApplier.LOAD_ROWS - 1).stream()
 				.map((row) -> new Object[] { row[0], "changed " + row[0] })
 				.toList();
-			applier.writeStatement(small, true);
+			applier.replaceBatch(small);
 			Counters afterSmall = Counters.of(pool);
 			assertThat(afterSmall.loads - afterLarge.loads).as("loads").isZero();
 			assertThat(afterSmall.replaces - afterLarge.replaces).as("REPLACE statements").isEqualTo(1);

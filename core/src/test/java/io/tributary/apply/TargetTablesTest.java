@@ -2,7 +2,7 @@ package io.tributary.apply;
 
 import org.junit.jupiter.api.Test;
 
-import io.tributary.source.TableId;
+import io.tributary.name.TableId;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -16,9 +16,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import io.tributary.name.TableId;
 import io.tributary.schema.LayoutReader;
 import io.tributary.schema.TableLayout;
-import io.tributary.source.TableId;
 import io.tributary.test.DatabaseExtension;
 import io.tributary.test.TableComparison;
 import io.tributary.test.TestDatabase;

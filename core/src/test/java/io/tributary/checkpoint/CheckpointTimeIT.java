@@ -14,7 +14,7 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import io.tributary.source.TableId;
+import io.tributary.name.TableId;
 import io.tributary.test.DatabaseExtension;
 import io.tributary.test.TestDatabase;
 

@@ -3,7 +3,7 @@ package io.tributary.checkpoint;
 import org.junit.jupiter.api.Test;
 
 import io.tributary.apply.TableSink;
-import io.tributary.source.TableId;
+import io.tributary.name.TableId;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;

@@ -9,9 +9,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import io.tributary.name.TableId;
 import io.tributary.pipeline.Replication;
 import io.tributary.pipeline.RunningPipeline;
-import io.tributary.source.TableId;
 import io.tributary.status.TableStatus;
 import io.tributary.status.TableStatus.Checksum.State;
 import io.tributary.status.TableStatus.Phase;

@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
+import io.tributary.name.TableId;
 import io.tributary.schema.LayoutReader;
-import io.tributary.source.TableId;
 
 /**
  * One table a corpus file created, as the source describes it: its columns, which of them the

@@ -21,10 +21,10 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import io.tributary.name.TableId;
 import io.tributary.pipeline.Replication;
 import io.tributary.pipeline.RunningPipeline;
 import io.tributary.pipeline.TableMapping;
-import io.tributary.source.TableId;
 import io.tributary.status.PipelineStatus;
 import io.tributary.status.TableStatus;
 import io.tributary.status.TableStatus.Phase;

@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 
-import io.tributary.source.TableId;
+import io.tributary.name.TableId;
 
 /**
  * The writes that carry a corpus table's values through the binlog: an empty twin of the table,

@@ -2,7 +2,7 @@ package io.tributary.pipeline;
 
 import java.time.Duration;
 
-import io.tributary.source.TableId;
+import io.tributary.name.TableId;
 
 /**
  * Holds a pipeline's control thread with a drained batch in hand, just before it applies it, once

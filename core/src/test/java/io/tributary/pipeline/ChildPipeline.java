@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
 
-import io.tributary.source.TableId;
+import io.tributary.name.TableId;
 import io.tributary.test.Await;
 import io.tributary.test.ServerWatchdog;
 import io.tributary.test.TestDatabase;

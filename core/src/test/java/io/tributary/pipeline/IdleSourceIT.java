@@ -20,9 +20,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.tributary.checksum.ChecksumSettings;
+import io.tributary.name.TableId;
 import io.tributary.source.Position;
 import io.tributary.source.SourceSettings;
-import io.tributary.source.TableId;
 import io.tributary.source.binlog.SourceQueries;
 import io.tributary.status.PipelineStatus;
 import io.tributary.status.TableStatus;

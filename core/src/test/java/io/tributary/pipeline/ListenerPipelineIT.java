@@ -20,12 +20,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.tributary.apply.ChangeBatch;
 import io.tributary.apply.ChangeListener;
+import io.tributary.name.TableId;
 import io.tributary.schema.Column;
 import io.tributary.schema.LayoutReader;
 import io.tributary.schema.TableLayout;
 import io.tributary.schema.Values;
 import io.tributary.source.Position;
-import io.tributary.source.TableId;
 import io.tributary.source.binlog.SourceQueries;
 import io.tributary.status.PipelineStatus;
 import io.tributary.status.TableStatus;

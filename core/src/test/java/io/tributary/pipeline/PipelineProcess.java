@@ -23,8 +23,8 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.tributary.checksum.ChecksumSettings;
 import io.tributary.copy.CopySizing;
 import io.tributary.ha.HaSettings;
+import io.tributary.name.TableId;
 import io.tributary.source.SourceSettings;
-import io.tributary.source.TableId;
 import io.tributary.status.PipelineStatus;
 
 /**

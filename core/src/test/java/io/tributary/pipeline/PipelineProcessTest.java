@@ -10,8 +10,8 @@ import org.junit.jupiter.api.Test;
 import io.tributary.checksum.ChecksumSettings;
 import io.tributary.copy.CopySizing;
 import io.tributary.ha.HaSettings;
+import io.tributary.name.TableId;
 import io.tributary.source.SourceSettings;
-import io.tributary.source.TableId;
 import io.tributary.status.PipelineStatus;
 import io.tributary.status.TableStatus;
 

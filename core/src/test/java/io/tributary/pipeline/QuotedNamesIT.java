@@ -10,7 +10,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import io.tributary.source.TableId;
+import io.tributary.name.TableId;
 import io.tributary.status.TableStatus;
 import io.tributary.status.TableStatus.Phase;
 import io.tributary.test.DatabaseExtension;

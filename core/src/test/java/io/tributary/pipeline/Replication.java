@@ -14,9 +14,9 @@ import javax.sql.DataSource;
 
 import io.tributary.apply.TargetDriverProperties;
 import io.tributary.checksum.ChecksumSettings;
+import io.tributary.name.TableId;
 import io.tributary.source.Position;
 import io.tributary.source.SourceSettings;
-import io.tributary.source.TableId;
 import io.tributary.status.PipelineStatus;
 import io.tributary.status.TableStatus.Phase;
 import io.tributary.test.SchemaPair;

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.tributary.source.TableId;
+import io.tributary.name.TableId;
 import io.tributary.status.TableStatus;
 import io.tributary.test.Await;
 import io.tributary.test.DatabaseExtension;

@@ -5,7 +5,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import io.tributary.source.TableId;
+import io.tributary.name.TableId;
 import io.tributary.status.PipelineStatus;
 import io.tributary.status.TableDetail;
 import io.tributary.status.TableEvent;

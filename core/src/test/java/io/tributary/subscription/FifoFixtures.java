@@ -7,12 +7,12 @@ import java.util.stream.Collectors;
 
 import io.tributary.apply.Applier;
 import io.tributary.apply.ApplyException;
+import io.tributary.name.TableId;
 import io.tributary.schema.Column;
 import io.tributary.schema.TableLayout;
 import io.tributary.schema.ValueKind;
 import io.tributary.source.Position;
 import io.tributary.source.RowChange;
-import io.tributary.source.TableId;
 
 /** A table {@code t(k VARCHAR(10) COLLATE utf8mb4_general_ci PRIMARY KEY, v INT)} and helpers. */
 final class FifoFixtures {

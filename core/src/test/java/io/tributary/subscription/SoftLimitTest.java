@@ -7,12 +7,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 
+import io.tributary.name.TableId;
 import io.tributary.schema.Column;
 import io.tributary.schema.TableLayout;
 import io.tributary.schema.ValueKind;
 import io.tributary.source.Position;
 import io.tributary.source.RowChange;
-import io.tributary.source.TableId;
 import io.tributary.test.Await;
 
 import static org.assertj.core.api.Assertions.assertThat;

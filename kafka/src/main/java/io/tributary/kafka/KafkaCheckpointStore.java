@@ -27,8 +27,8 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import io.tributary.checkpoint.CheckpointStore;
 import io.tributary.checkpoint.KeyText;
 import io.tributary.checkpoint.TableCheckpoint;
+import io.tributary.name.TableId;
 import io.tributary.source.Position;
-import io.tributary.source.TableId;
 
 /**
  * Keeps a pipeline's checkpoints in a compacted Kafka topic instead of a table of the target, for

@@ -4,8 +4,8 @@ import java.util.Objects;
 
 import io.tributary.apply.SinkApplier;
 import io.tributary.apply.TableSink;
+import io.tributary.name.TableId;
 import io.tributary.schema.TableLayout;
-import io.tributary.source.TableId;
 
 /**
  * Publishes one table's changes to a Kafka topic; labelled {@code (kafka).<topic>} in place of a

@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.tributary.ha.HaSettings;
+import io.tributary.name.TableId;
 import io.tributary.pipeline.Pipeline;
-import io.tributary.source.TableId;
 import io.tributary.status.PipelineStatus;
 import io.tributary.status.PipelineStatus.State;
 import io.tributary.status.SinkStatus;

@@ -8,8 +8,8 @@ import io.tributary.autoconfigure.TributaryProperties;
 import io.tributary.autoconfigure.security.CdcAccess;
 import io.tributary.autoconfigure.security.CdcAccess.Decision;
 import io.tributary.autoconfigure.security.CdcAccess.Operation;
+import io.tributary.name.TableId;
 import io.tributary.pipeline.Pipeline;
-import io.tributary.source.TableId;
 import io.tributary.status.TableStatus;
 
 /**

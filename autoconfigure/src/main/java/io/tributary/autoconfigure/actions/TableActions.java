@@ -8,9 +8,9 @@ import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.tributary.name.TableId;
 import io.tributary.pipeline.Pipeline;
 import io.tributary.schema.SchemaException;
-import io.tributary.source.TableId;
 
 /**
  * Runs the actions on the pipelines and turns what the pipeline refuses into the

@@ -5,8 +5,8 @@ import java.util.Collection;
 import java.util.List;
 
 import io.tributary.autoconfigure.TributaryPipelines;
+import io.tributary.name.TableId;
 import io.tributary.pipeline.Pipeline;
-import io.tributary.source.TableId;
 import io.tributary.status.TableDetail;
 import io.tributary.status.TableStatus;
 

@@ -29,11 +29,11 @@ import io.tributary.autoconfigure.security.CdcAccess.Verdict;
 import io.tributary.autoconfigure.security.CdcAccessAutoConfiguration;
 import io.tributary.autoconfigure.security.OpenCdcAccess;
 import io.tributary.autoconfigure.security.SpringSecurityCdcAccess;
+import io.tributary.name.TableId;
 import io.tributary.pipeline.Pipeline;
 import io.tributary.pipeline.PipelineSettings;
 import io.tributary.pipeline.TableMapping;
 import io.tributary.source.SourceSettings;
-import io.tributary.source.TableId;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -17,8 +17,8 @@ import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import io.tributary.autoconfigure.TributaryAutoConfiguration;
+import io.tributary.name.TableId;
 import io.tributary.pipeline.Pipeline;
-import io.tributary.source.TableId;
 import io.tributary.test.Await;
 import io.tributary.test.DatabaseExtension;
 import io.tributary.test.TestDatabase;

@@ -24,11 +24,11 @@ import org.springframework.context.annotation.Import;
 import io.tributary.autoconfigure.TributaryAutoConfiguration;
 import io.tributary.autoconfigure.TributaryPipelines;
 import io.tributary.copy.CopySizing;
+import io.tributary.name.TableId;
 import io.tributary.pipeline.Pipeline;
 import io.tributary.pipeline.PipelineSettings;
 import io.tributary.pipeline.TableMapping;
 import io.tributary.source.SourceSettings;
-import io.tributary.source.TableId;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

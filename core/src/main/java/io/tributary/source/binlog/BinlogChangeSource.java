@@ -14,12 +14,12 @@ import com.github.shyiko.mysql.binlog.event.EventHeaderV4;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.tributary.name.TableId;
 import io.tributary.schema.TableLayout;
 import io.tributary.source.ChangeHandler;
 import io.tributary.source.Position;
 import io.tributary.source.RowChange;
 import io.tributary.source.SourceSettings;
-import io.tributary.source.TableId;
 import io.tributary.status.TableStatus;
 
 /**

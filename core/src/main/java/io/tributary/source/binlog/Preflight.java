@@ -15,8 +15,8 @@ import java.util.stream.Collectors;
 
 import javax.sql.DataSource;
 
+import io.tributary.name.TableId;
 import io.tributary.source.SourceSettings;
-import io.tributary.source.TableId;
 import io.tributary.source.binlog.ServerInfo.Flavor;
 
 /**

@@ -14,7 +14,7 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import io.tributary.source.TableId;
+import io.tributary.name.TableId;
 import io.tributary.source.binlog.ServerInfo.Flavor;
 
 /**

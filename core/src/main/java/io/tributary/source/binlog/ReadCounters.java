@@ -5,7 +5,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 
-import io.tributary.source.TableId;
+import io.tributary.name.TableId;
 import io.tributary.status.TableStatus;
 
 /**

@@ -4,8 +4,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
 
 import com.github.shyiko.mysql.binlog.event.TableMapEventData;
 
+import io.tributary.name.TableId;
 import io.tributary.schema.TableLayout;
-import io.tributary.source.TableId;
 
 /**
  * What a rows event's table id stands for, resolved once per event on the reader thread by

@@ -14,6 +14,7 @@ import com.github.shyiko.mysql.binlog.event.TableMapEventData;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.tributary.name.TableId;
 import io.tributary.schema.Column;
 import io.tributary.schema.SchemaException;
 import io.tributary.schema.TableLayout;
@@ -21,7 +22,6 @@ import io.tributary.schema.Values;
 import io.tributary.source.ChangeHandler;
 import io.tributary.source.Position;
 import io.tributary.source.RowChange;
-import io.tributary.source.TableId;
 
 /**
  * Hands the row events and schema statements of subscribed tables to the {@link ChangeHandler}:

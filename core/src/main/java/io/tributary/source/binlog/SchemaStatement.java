@@ -6,7 +6,7 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import io.tributary.source.TableId;
+import io.tributary.name.TableId;
 
 /**
  * Recognizes the statements in the binlog that change or remove a table: ALTER TABLE, RENAME

@@ -7,7 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
-import io.tributary.source.TableId;
+import io.tributary.name.TableId;
 
 /**
  * What {@link Preflight} found on a source server: which server it is and everything that stands

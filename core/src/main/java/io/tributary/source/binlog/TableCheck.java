@@ -7,8 +7,9 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Locale;
 
+import io.tributary.jdbc.SqlErrors;
+import io.tributary.name.TableId;
 import io.tributary.schema.LayoutReader;
-import io.tributary.source.TableId;
 
 /**
  * Checks one table to replicate: that it exists, that the account may read it, that it is a base
@@ -46,7 +47,7 @@ final class TableCheck {
 					return missing(table, where);
 				}
 				default -> {
-					if (ex.getErrorCode() <= 0 || String.valueOf(ex.getSQLState()).startsWith("08")) {
+					if (ex.getErrorCode() <= 0 || SqlErrors.isConnectionLevel(ex)) {
 						throw ex;
 					}
 					return "Table " + table + " on " + where + " cannot be read (" + ex.getMessage()

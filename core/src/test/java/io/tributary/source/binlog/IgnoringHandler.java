@@ -1,10 +1,10 @@
 package io.tributary.source.binlog;
 
+import io.tributary.name.TableId;
 import io.tributary.schema.TableLayout;
 import io.tributary.source.ChangeHandler;
 import io.tributary.source.Position;
 import io.tributary.source.RowChange;
-import io.tributary.source.TableId;
 
 /**
  * A change handler for tests that only care whether a binlog reader connects: it subscribes to

@@ -16,8 +16,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import io.tributary.name.TableId;
 import io.tributary.source.SourceSettings;
-import io.tributary.source.TableId;
 import io.tributary.source.binlog.ServerInfo.Flavor;
 import io.tributary.test.DatabaseExtension;
 import io.tributary.test.TestDatabase;

@@ -5,10 +5,10 @@ import java.util.List;
 import com.github.shyiko.mysql.binlog.event.TableMapEventData;
 import org.junit.jupiter.api.Test;
 
+import io.tributary.name.TableId;
 import io.tributary.schema.Column;
 import io.tributary.schema.TableLayout;
 import io.tributary.schema.ValueKind;
-import io.tributary.source.TableId;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,11 +1,13 @@
-package io.tributary.apply;
+package io.tributary.jdbc;
 
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 
 /**
- * Session settings Tributary needs on every connection it reads or writes rows with.
+ * Session settings Tributary needs on every connection it reads or writes rows with, so that a
+ * value reads and writes the same on the source, the target and the binlog whatever the server's
+ * defaults are.
  */
 public final class Sessions {
 

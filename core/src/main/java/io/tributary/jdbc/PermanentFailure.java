@@ -1,4 +1,4 @@
-package io.tributary.apply;
+package io.tributary.jdbc;
 
 import java.sql.SQLException;
 import java.util.Map;
@@ -45,30 +45,14 @@ public record PermanentFailure(int errorCode, String advice) {
 					+ "table"));
 
 	/**
-	 * Returns the permanent failure behind an error, looking through its causes and suppressed
-	 * errors, or {@code null} when retrying may help.
+	 * Returns the permanent failure behind an error, looking through its causes, next exceptions and
+	 * suppressed errors (as {@link SqlErrors} does), or {@code null} when retrying may help.
 	 * @param error what a write threw
 	 * @return the failure, or {@code null}
 	 */
 	public static PermanentFailure of(Throwable error) {
-		for (Throwable current = error; current != null; current = current.getCause()) {
-			if (current instanceof SQLException sql) {
-				String advice = ADVICE.get(sql.getErrorCode());
-				if (advice != null) {
-					return new PermanentFailure(sql.getErrorCode(), advice);
-				}
-			}
-			for (Throwable suppressed : current.getSuppressed()) {
-				PermanentFailure inner = of(suppressed);
-				if (inner != null) {
-					return inner;
-				}
-			}
-			if (current.getCause() == current) {
-				break;
-			}
-		}
-		return null;
+		SQLException found = SqlErrors.find(error, (sql) -> ADVICE.containsKey(sql.getErrorCode()));
+		return (found != null) ? new PermanentFailure(found.getErrorCode(), ADVICE.get(found.getErrorCode())) : null;
 	}
 
 }

@@ -1,4 +1,4 @@
-package io.tributary.source;
+package io.tributary.name;
 
 import java.util.List;
 import java.util.Objects;

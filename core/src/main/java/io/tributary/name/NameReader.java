@@ -1,4 +1,4 @@
-package io.tributary.source;
+package io.tributary.name;
 
 import java.util.ArrayList;
 import java.util.List;
