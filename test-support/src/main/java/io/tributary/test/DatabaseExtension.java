@@ -30,41 +30,41 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  */
 public final class DatabaseExtension implements BeforeAllCallback, ParameterResolver {
 
-    private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(DatabaseExtension.class);
+	private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(DatabaseExtension.class);
 
-    @Override
-    public void beforeAll(ExtensionContext context) {
-        testDatabase(context);
-    }
+	@Override
+	public void beforeAll(ExtensionContext context) {
+		testDatabase(context);
+	}
 
-    @Override
-    public boolean supportsParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
-        return parameterContext.getParameter().getType() == TestDatabase.class;
-    }
+	@Override
+	public boolean supportsParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
+		return parameterContext.getParameter().getType() == TestDatabase.class;
+	}
 
-    @Override
-    public Object resolveParameter(ParameterContext parameterContext, ExtensionContext extensionContext)
-            throws ParameterResolutionException {
-        try {
-            return testDatabase(extensionContext);
-        } catch (RuntimeException e) {
-            throw new ParameterResolutionException("cannot provide a TestDatabase: " + e.getMessage(), e);
-        }
-    }
+	@Override
+	public Object resolveParameter(ParameterContext parameterContext, ExtensionContext extensionContext)
+			throws ParameterResolutionException {
+		try {
+			return testDatabase(extensionContext);
+		} catch (RuntimeException e) {
+			throw new ParameterResolutionException("cannot provide a TestDatabase: " + e.getMessage(), e);
+		}
+	}
 
-    private static TestDatabase testDatabase(ExtensionContext context) {
-        ExtensionContext classContext = classContext(context);
-        Class<?> testClass = classContext.getRequiredTestClass();
-        return classContext.getStore(NAMESPACE)
-                .computeIfAbsent(testClass, c -> new TestDatabase(c, TestDatabaseServer.shared()), TestDatabase.class);
-    }
+	private static TestDatabase testDatabase(ExtensionContext context) {
+		ExtensionContext classContext = classContext(context);
+		Class<?> testClass = classContext.getRequiredTestClass();
+		return classContext.getStore(NAMESPACE)
+				.computeIfAbsent(testClass, c -> new TestDatabase(c, TestDatabaseServer.shared()), TestDatabase.class);
+	}
 
-    /** The nearest context that belongs to the test class itself rather than to one method. */
-    private static ExtensionContext classContext(ExtensionContext context) {
-        ExtensionContext current = context;
-        while (current.getTestMethod().isPresent() && current.getParent().isPresent()) {
-            current = current.getParent().get();
-        }
-        return current;
-    }
+	/** The nearest context that belongs to the test class itself rather than to one method. */
+	private static ExtensionContext classContext(ExtensionContext context) {
+		ExtensionContext current = context;
+		while (current.getTestMethod().isPresent() && current.getParent().isPresent()) {
+			current = current.getParent().get();
+		}
+		return current;
+	}
 }

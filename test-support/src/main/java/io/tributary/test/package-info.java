@@ -20,7 +20,8 @@
  *       {@link io.tributary.test.TestDatabaseServer#startReplica()}), with the same settings, a
  *       server id of their own, and replicated transactions in their binary log; such a server is
  *       started again on the same port and data directory, and closed by the test or, failing
- *       that, when the JVM exits. The shared server is never stopped by a test. If the environment variable {@code TRIBUTARY_TEST_JDBC_URL} names an
+ *       that, when the JVM exits. The shared server is never stopped by a test. If the environment
+ *       variable {@code TRIBUTARY_TEST_JDBC_URL} names an
  *       external server, nothing is started or stopped. A MySQL 8.4 or 9.x container
  *       ({@code tributary.test.db=mysql84|mysql9}, Maven profile {@code mysql-latest}) gets the
  *       same settings and accounts, is published on {@code 127.0.0.1} when the Docker engine is

@@ -6,16 +6,16 @@ package io.tributary.test;
  */
 public final class ServerOwnerProcess {
 
-    static final String READY = "server ready";
+	static final String READY = "server ready";
 
-    private ServerOwnerProcess() {}
+	private ServerOwnerProcess() {}
 
-    public static void main(String[] args) throws Exception {
-        TestDatabaseServer.shared();
-        System.out.println(READY);
-        System.out.flush();
-        // Blocks until the test kills this JVM; if the test JVM dies instead, stdin closes and the
-        // shutdown hook stops the server as usual.
-        System.in.read();
-    }
+	public static void main(String[] args) throws Exception {
+		TestDatabaseServer.shared();
+		System.out.println(READY);
+		System.out.flush();
+		// Blocks until the test kills this JVM; if the test JVM dies instead, stdin closes and the
+		// shutdown hook stops the server as usual.
+		System.in.read();
+	}
 }
