@@ -75,7 +75,8 @@ final class CdcConsoleActions implements ConsoleActions {
 			case "resume" -> "Resumed " + table + ": it catches up from where it was paused, then streams.";
 			case "flush" -> "Flushed pipeline " + pipeline + ": what it had buffered is applied.";
 			case "resnapshot" -> "Copying " + table + " again; it catches up and streams once the copy is done.";
-			case "restart" -> "Restarted " + table + ": its layout and target were read again and it resumes from its checkpoint.";
+			case "restart" -> "Restarted " + table
+					+ ": its layout and target were read again and it resumes from its checkpoint.";
 			case "checksum" -> "Comparing " + table + " with its target; the result shows under Checksum and in the timeline.";
 			default -> capitalized(action) + " done on " + table + ".";
 		};

@@ -101,7 +101,8 @@ public final class TributaryConnections implements AutoCloseable {
 					"Set cdc.target.url (or spring.datasource.url) to the MySQL or MariaDB database the tables are "
 							+ "copied into, with cdc.target.username and cdc.target.password.");
 		}
-		HikariDataSource targetPool = pool(new TargetPool(target.isServerSideStatements(), target.isLoadData()), "tributary-target" + name,
+		HikariDataSource targetPool = pool(new TargetPool(target.isServerSideStatements(), target.isLoadData()),
+				"tributary-target" + name,
 				url, username, password, target.getMaxConnections(), settings.connectTimeout());
 		return new TributaryConnections(source, targetPool, JdbcUrls.defaultSchema(url), true);
 	}

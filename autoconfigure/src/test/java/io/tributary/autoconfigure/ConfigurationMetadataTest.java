@@ -66,7 +66,8 @@ class ConfigurationMetadataTest {
 				continue;
 			}
 			Object value = defaults.getPropertyValue(camel(name.substring("cdc.".length())));
-			if (value == null || (value instanceof Collection<?> c && c.isEmpty()) || (value instanceof Map<?, ?> m && m.isEmpty())) {
+			if (value == null || (value instanceof Collection<?> c && c.isEmpty())
+					|| (value instanceof Map<?, ?> m && m.isEmpty())) {
 				continue;
 			}
 			Object stated = property.get("defaultValue");

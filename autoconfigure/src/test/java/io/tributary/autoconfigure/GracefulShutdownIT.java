@@ -56,7 +56,8 @@ class GracefulShutdownIT {
 					"cdc.target.password=" + db.server().password(), "cdc.tables[0].source=" + src + ".t",
 					// No flush but the last (no early ones either): the stop itself must apply what is buffered. The checksum
 					// after the snapshot would drive cycles of its own.
-					"cdc.flush.interval=1h", "cdc.flush.when-idle=false", "cdc.flush.max-changes=1000000", "cdc.checksum.enabled=false",
+					"cdc.flush.interval=1h", "cdc.flush.when-idle=false", "cdc.flush.max-changes=1000000",
+					"cdc.checksum.enabled=false",
 					"spring.lifecycle.timeout-per-shutdown-phase=20s")
 			.run((context) -> {
 				Pipeline pipeline = context.getBean(Pipeline.class);

@@ -22,7 +22,8 @@ import io.tributary.test.TestDatabaseServer;
  * auto-commit mode, so each update is one transaction in the binlog: {@code applyClients} sequences
  * of ids, run by the server itself for a backlog ({@link #write}) or sent by as many connections
  * while a pipeline streams ({@link #stream}). An update's id is uniform over all rows, or, for a
- * share of the transactions, one of {@code hotKeys} hot ids spread over the table. The ids a backlog touched are kept: their final
+ * share of the transactions, one of {@code hotKeys} hot ids spread over the table. The ids a backlog touched are kept:
+ * their final
  * rows are what the target's own write of the backlog writes. The kafka scenario writes the same
  * backlog into a table of its own.
  */

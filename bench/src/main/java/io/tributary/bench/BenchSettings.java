@@ -66,7 +66,8 @@ public record BenchSettings(String mode, List<String> servers, List<String> scen
 			{ "memoryChanges", "5000000", "20000", "row changes in the memory scenario's burst" },
 			{ "memoryRows", "400000", "5000", "rows of the memory scenario's table the burst updates" },
 			{ "memorySoftLimitMb", "64", "1", "cdc.buffer.soft-limit of the memory runs, in MB" },
-			{ "memoryListenerMicrosPerChange", "10", "10", "pause of the slow ChangeListener per change of a batch, in microseconds" },
+			{ "memoryListenerMicrosPerChange", "10", "10",
+					"pause of the slow ChangeListener per change of a batch, in microseconds" },
 			{ "memorySampleMillis", "250", "20", "pause of the live-heap sampler between two readings" } };
 
 	/** Reads the settings from system properties. */

@@ -136,7 +136,8 @@ public final class MemoryMain {
 		SourceSettings source = new SourceSettings(args.text("host"), args.number("port"), args.text("user"),
 				args.text("password"), args.number("serverId"), Duration.ofSeconds(10), Duration.ofSeconds(5),
 				SslMode.DISABLED, null);
-		TableMapping mapping = new TableMapping(TableId.parse(args.text("source"), null), TableId.parse(args.text("target"), null),
+		TableMapping mapping = new TableMapping(TableId.parse(args.text("source"), null),
+				TableId.parse(args.text("target"), null),
 				List.of(), SnapshotMode.NEVER);
 		return PipelineSettings.of(source, List.of(mapping), TableId.parse(args.text("checkpoints"), null))
 			.withBufferSoftLimitBytes(softLimit)

@@ -33,14 +33,16 @@ import io.tributary.test.TestDatabaseServer;
  * changes with {@code cdc.buffer.soft-limit} at {@code memorySoftLimitMb}, once into the target
  * table and once into a slow {@code ChangeListener} that pauses
  * {@code memoryListenerMicrosPerChange} per change of a batch (a batch carries up to 10,000
- * changes, so a fixed pause per batch would hardly slow it below the reader). Target: at most the soft limit plus 64 MB above the heap live before the start.
+ * changes, so a fixed pause per batch would hardly slow it below the reader). Target: at most the soft limit plus 64 MB
+ * above the heap live before the start.
  *
  * <p>{@code bench_memory.burst} (sysbench's shape, {@code memoryRows} rows) is updated by
  * 1,000-row {@code UPDATE ... WHERE id BETWEEN} transactions, round after round over the table, so
  * the buffer sees every row again and again and far more distinct keys than the soft limit holds.
  * Both pipelines leave a checkpoint before the burst (no snapshot: {@code SnapshotMode.NEVER}), so
  * each reads it as a backlog, as fast as the buffer lets it. Each runs in a JVM of its own
- * ({@link MemoryMain}), where nothing else holds heap; the two JVMs run at the same time. MariaDB only; the target table is on the
+ * ({@link MemoryMain}), where nothing else holds heap; the two JVMs run at the same time. MariaDB only; the target
+ * table is on the
  * same server.
  */
 final class MemoryScenario implements Scenario {

@@ -15,7 +15,8 @@ import io.tributary.test.TestDatabaseServer;
  * server: GTIDs on, binary log on, {@code log_replica_updates}, {@code sync_binlog=1},
  * {@code innodb_flush_log_at_trx_commit=1}) with {@code replica_parallel_workers} appliers of type
  * {@code LOGICAL_CLOCK} that keep the source's commit order ({@code replica_preserve_commit_order},
- * MySQL 8.0.27's defaults), and {@code local_infile=ON}, which Tributary's streamed loads need. It writes its own binary log, and so does Tributary writing to it: both
+ * MySQL 8.0.27's defaults), and {@code local_infile=ON}, which Tributary's streamed loads need. It writes its own
+ * binary log, and so does Tributary writing to it: both
  * work at the same durability. How much the appliers can overlap depends on the source's
  * {@code binlog_transaction_dependency_tracking}, which the apply scenario sets to
  * {@code WRITESET}.
@@ -134,8 +135,8 @@ final class MySqlReplica implements NativeReplica {
 	@Override
 	public long retriedTransactions() {
 		try (Connection connection = dataSource().getConnection(); Statement statement = connection.createStatement();
-				ResultSet rs = statement.executeQuery(
-						"SELECT COALESCE(SUM(COUNT_TRANSACTIONS_RETRIES), 0) FROM performance_schema.replication_applier_status")) {
+				ResultSet rs = statement.executeQuery("SELECT COALESCE(SUM(COUNT_TRANSACTIONS_RETRIES), 0) "
+						+ "FROM performance_schema.replication_applier_status")) {
 			return rs.next() ? rs.getLong(1) : -1;
 		}
 		catch (SQLException ex) {

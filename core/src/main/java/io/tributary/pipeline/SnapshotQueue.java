@@ -42,7 +42,8 @@ final class SnapshotQueue {
 			return;
 		}
 		try {
-			copier.run(() -> this.runtime.stopRequested() || table.wiring.copier() != copier || table.phase() != Phase.SNAPSHOTTING);
+			copier.run(() -> this.runtime.stopRequested() || table.wiring.copier() != copier
+					|| table.phase() != Phase.SNAPSHOTTING);
 		}
 		catch (SQLException | ApplyException ex) {
 			if (table.wiring.copier() == copier) {

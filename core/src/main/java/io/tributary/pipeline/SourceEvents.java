@@ -106,7 +106,8 @@ final class SourceEvents implements ChangeHandler {
 		if (table.phase() == Phase.SNAPSHOTTING) {
 			throw new SchemaException("Table " + id + " was truncated during its snapshot; resnapshot the table");
 		}
-		table.timeline.add(TableEvent.Kind.SCHEMA, "Truncated on the source; its buffered changes were dropped and the truncation passed on", null);
+		table.timeline.add(TableEvent.Kind.SCHEMA,
+				"Truncated on the source; its buffered changes were dropped and the truncation passed on", null);
 		table.flushLock.lock();
 		try {
 			table.wiring.subscription().clear();

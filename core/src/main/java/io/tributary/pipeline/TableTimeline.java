@@ -13,7 +13,8 @@ import io.tributary.status.TableEvent;
  * the reader, the copy and checksum threads and the operator's actions, read by status requests.
  *
  * <p>Waiting for buffer room is noted as one event when a stretch of waiting begins and one when it
- * ends (after {@link #QUIET_NANOS} without a wait), not one per wait, so a table under steady pressure does not push every other event out.
+ * ends (after {@link #QUIET_NANOS} without a wait), not one per wait, so a table under steady pressure does not push
+ * every other event out.
  */
 final class TableTimeline {
 

@@ -18,7 +18,8 @@
  * whenever the reader reports that it has read everything the source sent
  * ({@code cdc.flush.when-idle}); an early cycle leaves recently written keys buffered, and a wait
  * for "everything flushed" counts full cycles only. {@code ReplicationRun} holds these parts for
- * one run: the pipeline's whole life without HA, one term of leadership with it; {@code CurrentRun} holds the run the facade's calls go to and makes
+ * one run: the pipeline's whole life without HA, one term of leadership with it; {@code CurrentRun} holds the run the
+ * facade's calls go to and makes
  * the next one with the same observers; {@code LeaderLoop} waits as a standby, runs a term while
  * leading and goes back to standby when the term is lost.
  *

@@ -409,7 +409,8 @@ class SoakIT {
 
 	/**
 	 * The workload on {@code orders} and {@code hot}, where few inserts and more deletes keep the rows
-	 * few (hundreds) for the whole run, so its updates hit the same rows again and again; stopped around the source's restart, whose
+	 * few (hundreds) for the whole run, so its updates hit the same rows again and again; stopped around the source's
+	 * restart, whose
 	 * broken connections would end it, and started again after, so its counts add up over both.
 	 */
 	private static final class Load {

@@ -63,7 +63,8 @@ final class TableMeters {
 
 	private static void buffer(StatusMeters<TableStatus> meters) {
 		meters.gauge("cdc.buffer.keys", null, "Changes held in the table's buffer", TableStatus::bufferedKeys);
-		meters.gauge("cdc.buffer.bytes", BaseUnits.BYTES, "Estimated bytes of the table's changes held, buffered or being applied",
+		meters.gauge("cdc.buffer.bytes", BaseUnits.BYTES,
+				"Estimated bytes of the table's changes held, buffered or being applied",
 				TableStatus::bufferedBytes);
 		meters.gauge("cdc.buffer.soft.limit", BaseUnits.BYTES, "Buffer size at which the reader waits for room; NaN "
 				+ "when there is no limit",

@@ -19,7 +19,8 @@
  * read, so an idle source still reaches its head; a change is handed over with the boundary
  * before it, which is what the confirm bound is computed from; a row event
  * whose column count differs from the table's layout or its table map stops that table instead of
- * misaligning values, and so does an event that ends inside a value; a lost connection resumes from the delivered boundary, skipping nothing. A rewind (for a
+ * misaligning values, and so does an event that ends inside a value; a lost connection resumes from the delivered
+ * boundary, skipping nothing. A rewind (for a
  * table resumed or restarted by an operator) goes back to an earlier boundary between two
  * connections, moves the delivered position back before the handler hears of it, and has every
  * table subscribed before it skip, undecoded, what precedes the boundary the reader had reached.
