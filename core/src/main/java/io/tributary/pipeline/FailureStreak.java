@@ -25,10 +25,11 @@ final class FailureStreak {
 	static final Duration SPAN = Duration.ofSeconds(10);
 
 	/**
-	 * Errors of a server that is starting, failing over or overloaded: too many connections (1040,
-	 * 1203), read-only (1290, 1792, 1836), lock wait timeout and deadlock (1205, 1213).
+	 * Errors of a server that is failing over or overloaded: too many connections (1040, 1203),
+	 * read-only (1290, 1792, 1836). Lock contention and lost connections are told by
+	 * {@link SqlErrors}.
 	 */
-	private static final Set<Integer> PASSING = Set.of(1040, 1203, 1290, 1792, 1836, 1205, 1213);
+	private static final Set<Integer> SERVER_PASSING = Set.of(1040, 1203, 1290, 1792, 1836);
 
 	private String signature;
 
@@ -70,21 +71,19 @@ final class FailureStreak {
 	 * innermost SQL error, or {@code null} when the error is one that passes.
 	 */
 	static String signature(Throwable error) {
+		if (SqlErrors.isContention(error) || SqlErrors.isConnectionLevel(error)) {
+			return null;
+		}
 		SQLException innermost = null;
 		for (Throwable cause = error; cause != null; cause = (cause.getCause() == cause) ? null : cause.getCause()) {
 			if (cause instanceof SQLException sql) {
-				if (passes(sql)) {
+				if (sql instanceof SQLTransientException || SERVER_PASSING.contains(sql.getErrorCode())) {
 					return null;
 				}
 				innermost = sql;
 			}
 		}
 		return (innermost != null) ? innermost.getErrorCode() + " " + innermost.getMessage() : null;
-	}
-
-	private static boolean passes(SQLException sql) {
-		return sql instanceof SQLTransientException || SqlErrors.isConnectionLevel(sql)
-				|| PASSING.contains(sql.getErrorCode());
 	}
 
 }
