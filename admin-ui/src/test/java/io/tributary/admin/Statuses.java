@@ -5,6 +5,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.tributary.name.Destination;
+import io.tributary.name.TableId;
 import io.tributary.status.PipelineStatus;
 import io.tributary.status.PipelineStatus.State;
 import io.tributary.status.SinkStatus;
@@ -53,7 +55,7 @@ final class Statuses {
 		offsets.put("0", 410_001L);
 		offsets.put("1", 409_876L);
 		return everyCounter(name, 5_000, 0).toBuilder()
-			.target("(kafka)." + name)
+			.destination(new Destination.Topic(name))
 			.sink(new SinkStatus("kafka", name, 1_234_567, 3, offsets))
 			.build();
 	}
@@ -79,7 +81,8 @@ final class Statuses {
 	static TableStatus table(String name, Phase phase, long changesApplied, long bufferedBytes, long rowsCopied,
 			long rowsEstimated, Long etaSeconds, TableStatus.Checksum checksum) {
 		double rowsPerSecond = (phase == Phase.SNAPSHOTTING) ? 12_345.6 : 0;
-		return TableStatus.builder(name, "replica." + name.substring(name.indexOf('.') + 1), phase)
+		Destination target = new Destination.Table(new TableId("replica", TableId.parse(name, null).table()));
+		return TableStatus.builder(name, target, phase)
 			.copy(new TableStatus.Copy(rowsCopied, rowsEstimated, rowsCopied / 1_000, rowsPerSecond, etaSeconds,
 					phase != Phase.SNAPSHOTTING))
 			.buffer(new TableStatus.Buffer(bufferedBytes / 100, bufferedBytes, 64L * 1024 * 1024, 0, 17, 4, 2, 1_500))

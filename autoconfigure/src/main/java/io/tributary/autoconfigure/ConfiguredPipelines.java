@@ -11,6 +11,7 @@ import io.tributary.apply.ChangeListener;
 import io.tributary.checksum.ChecksumSettings;
 import io.tributary.copy.CopySizing;
 import io.tributary.ha.HaSettings;
+import io.tributary.name.Destination;
 import io.tributary.name.TableId;
 import io.tributary.pipeline.PipelineSettings;
 import io.tributary.pipeline.TableMapping;
@@ -50,12 +51,11 @@ final class ConfiguredPipelines {
 
 	/**
 	 * Returns the checkpoint table, every pipeline's, in the target's default schema unless it names
-	 * one; with the checkpoints in Kafka, a label naming their topic.
+	 * one; {@code null} with the checkpoints in Kafka.
 	 */
 	static TableId checkpointTable(TributaryProperties properties, String targetSchema) {
 		if (properties.getCheckpoint().getStore() == TributaryProperties.Checkpoint.Store.KAFKA) {
-			// No table: a label that no target table has, for the status and the settings.
-			return new TableId("(kafka)", properties.getCheckpoint().getTopic());
+			return null;
 		}
 		return target(properties.getCheckpoint().getTable(), targetSchema, "cdc.checkpoint.table");
 	}
@@ -118,11 +118,12 @@ final class ConfiguredPipelines {
 	private static Map<String, List<TableMapping>> tables(TributaryProperties properties, String targetSchema,
 			boolean listenerMode, TopicSinks topics) {
 		Map<String, List<TableMapping>> byPipeline = new LinkedHashMap<>();
-		// Where each target table, and in listener mode each source table, was first claimed.
-		Map<TableId, String> claimed = new HashMap<>();
+		// Where each destination was first claimed, and in listener mode each source table.
+		Map<Destination, String> claimed = new HashMap<>();
+		Map<TableId, String> listened = new HashMap<>();
 		TableId checkpointTable = checkpointTable(properties, targetSchema);
-		if (!listenerMode) {
-			claimed.put(checkpointTable, "cdc.checkpoint.table");
+		if (!listenerMode && checkpointTable != null) {
+			claimed.put(new Destination.Table(checkpointTable), "cdc.checkpoint.table");
 		}
 		for (ConfiguredSource configured : ConfiguredSource.all(properties)) {
 			String list = configured.tablesProperty();
@@ -155,17 +156,17 @@ final class ConfiguredPipelines {
 								"Remove " + entry + ".target, or remove the ChangeListener bean to copy the tables "
 										+ "into target tables.");
 					}
-					claim(claimed, sourceTable, entry + ".source", table.getSource(), sourceTable + " is read from two "
+					claim(listened, sourceTable, entry + ".source", table.getSource(), sourceTable + " is read from two "
 							+ "sources into the one ChangeListener, which could not tell their changes apart",
 							"Replicate " + sourceTable + " from one source only.");
-					// The pipeline puts a listener label in place of the target.
+					// No target table: the pipeline sends the table to its listener, a destination of its own.
 					tables.add(new TableMapping(sourceTable, sourceTable, table.getKey(), table.getSnapshot()));
 					continue;
 				}
 				TableId targetTable = (table.getTarget() != null)
 						? target(table.getTarget(), targetSchema, entry + ".target")
 						: defaultTarget(sourceTable, targetSchema, entry + ".target");
-				claim(claimed, targetTable, entry + ".target", table.getTarget(),
+				claim(claimed, new Destination.Table(targetTable), entry + ".target", table.getTarget(),
 						entry + " (" + sourceTable + ") would be copied into " + targetTable + ((table.getTarget() == null)
 								? ", its default target," : "") + " which is taken",
 						"Give " + entry + ".target a table of its own.");
@@ -177,7 +178,7 @@ final class ConfiguredPipelines {
 	}
 
 	private static TableMapping kafkaTable(TributaryProperties.Table table, String entry, TableId sourceTable,
-			String topic, TopicSinks topics, Map<TableId, String> claimed) {
+			String topic, TopicSinks topics, Map<Destination, String> claimed) {
 		String property = entry + ".kafka.topic";
 		PropertyChecks.notBlank(property, topic, "Name the Kafka topic to publish " + sourceTable + " to, or remove "
 				+ property + ".");
@@ -191,7 +192,7 @@ final class ConfiguredPipelines {
 					+ "target table and a Kafka topic", "Remove " + entry + ".target to publish to Kafka, or "
 							+ property + " to copy into the target table.");
 		}
-		claim(claimed, new TableId("(kafka)", topic), property, topic, sourceTable + " would be published to "
+		claim(claimed, new Destination.Topic(topic), property, topic, sourceTable + " would be published to "
 				+ "Kafka topic " + topic + ", which another table publishes to: their keys could collide, and each "
 				+ "table's checkpoint would not cover the other's records", "Give each table a topic of its own.");
 		return TableMapping.toSink(sourceTable, table.getKey(), table.getSnapshot(), topics.sink(topic));
@@ -212,9 +213,9 @@ final class ConfiguredPipelines {
 		return false;
 	}
 
-	private static void claim(Map<TableId, String> claimed, TableId table, String property, String value,
-			String reason, String action) {
-		String earlier = claimed.putIfAbsent(table, property);
+	private static <K> void claim(Map<K, String> claimed, K claim, String property, String value, String reason,
+			String action) {
+		String earlier = claimed.putIfAbsent(claim, property);
 		if (earlier != null) {
 			throw new TributaryConfigurationException(property, value, reason + " (by " + earlier + ")", action);
 		}

@@ -17,6 +17,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import io.tributary.checkpoint.TableCheckpoint;
+import io.tributary.name.Destination;
 import io.tributary.name.TableId;
 import io.tributary.pipeline.Pipeline;
 import io.tributary.status.TableStatus.Phase;
@@ -64,7 +65,7 @@ class UserCheckpointStoreIT {
 				TableCheckpoint checkpoint = Await.value("a checkpoint in the store", Duration.ofSeconds(30),
 						() -> store.checkpoints.get(new TableId(src, "t")),
 						(saved) -> saved != null && saved.snapshotDone() && saved.position() != null);
-				assertThat(checkpoint.target()).isEqualTo(new TableId(dst, "t"));
+				assertThat(checkpoint.target()).isEqualTo(new Destination.Table(new TableId(dst, "t")));
 				assertThat(store.initialized).isEqualTo(1);
 				assertThat(tableExists(pool, dst, "tributary_checkpoint")).isFalse();
 			});

@@ -31,6 +31,7 @@ import io.tributary.bench.ApplyReport.ThreadCpu;
 import io.tributary.checkpoint.JdbcCheckpointStore;
 import io.tributary.checkpoint.TableCheckpoint;
 import io.tributary.checksum.ChecksumSettings;
+import io.tributary.name.Destination;
 import io.tributary.name.TableId;
 import io.tributary.pipeline.Pipeline;
 import io.tributary.pipeline.PipelineSettings;
@@ -344,7 +345,8 @@ final class ApplyBacklogRun implements AutoCloseable {
 		copyTable(this.sourceTable, TARGET_TABLE);
 		JdbcCheckpointStore store = new JdbcCheckpointStore(this.target, CHECKPOINTS, "default");
 		store.initialize();
-		store.save(List.of(new TableCheckpoint(this.sourceTable, TARGET_TABLE, true, checkpoint, null, Instant.now())));
+		store.save(List.of(new TableCheckpoint(this.sourceTable, new Destination.Table(TARGET_TABLE), true, checkpoint, null,
+				Instant.now())));
 		say(String.format("Tributary's target table is the replica's copy, and its checkpoint (table copied, "
 				+ "position %s) was written in %.1f s", checkpoint, seconds(started)));
 	}

@@ -1,5 +1,6 @@
 package io.tributary.apply;
 
+import io.tributary.name.Destination;
 import io.tributary.name.TableId;
 import io.tributary.schema.TableLayout;
 
@@ -15,31 +16,13 @@ import io.tributary.schema.TableLayout;
 public interface TableSink {
 
 	/**
-	 * Returns the label that stands for the table's target in its checkpoint and its status, with a
-	 * schema part no real table has (for example {@code (listener).orders}), so that a checkpoint
-	 * written while the table went elsewhere is not taken for one of this sink's.
+	 * Returns where the table's changes go, as its checkpoint and its status name it; a checkpoint
+	 * written while the table went elsewhere names another destination, and is not taken for one of
+	 * this sink's.
 	 * @param source the source table
-	 * @return the label
+	 * @return the destination
 	 */
-	TableId label(TableId source);
-
-	/**
-	 * Returns a target as statuses and checkpoints write it: a label (a schema part in parentheses,
-	 * without dots or backticks) as {@code (kafka).eu.shop.orders}, unquoted, since a topic's dots
-	 * are its own and metrics read the topic from the text; a target table as
-	 * {@link TableId#toString()}, quoted where its name needs it.
-	 * @param target a target table or a sink's label
-	 * @return the text
-	 */
-	static String describe(TableId target) {
-		return isLabel(target.schema()) ? target.schema() + "." + target.table() : target.toString();
-	}
-
-	/** Returns whether a schema part is a label's, such as {@code (listener)}. */
-	static boolean isLabel(String schema) {
-		return schema.length() > 1 && schema.startsWith("(") && schema.endsWith(")") && schema.indexOf('.') < 0
-				&& schema.indexOf('`') < 0;
-	}
+	Destination destination(TableId source);
 
 	/**
 	 * Opens the applier of one table, checking first that the destination can take its changes.

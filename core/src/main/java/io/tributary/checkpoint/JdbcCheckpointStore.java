@@ -15,7 +15,7 @@ import java.util.Map;
 
 import javax.sql.DataSource;
 
-import io.tributary.apply.TableSink;
+import io.tributary.name.Destination;
 import io.tributary.ha.FencedTransaction;
 import io.tributary.ha.TargetFence;
 import io.tributary.jdbc.Sessions;
@@ -113,17 +113,13 @@ public final class JdbcCheckpointStore implements CheckpointStore {
 	}
 
 	/**
-	 * Reads a stored target name back, as {@link TableSink#describe} wrote it. A sink's label keeps
-	 * the dots after its schema, as in {@code (kafka).eu.shop.orders} for a dotted topic; a table's
-	 * name is read as {@link TableId#parse} reads it, quoted parts and all.
+	 * Reads a stored destination back, as {@link Destination#toString()} wrote it: a table's name,
+	 * quoted parts and all, or another kind's {@code (<kind>).<name>}, as in
+	 * {@code (kafka).eu.shop.orders} for a dotted topic.
 	 */
-	static TableId storedTarget(String text) {
-		int dot = text.indexOf('.');
-		if (dot > 0 && TableSink.isLabel(text.substring(0, dot))) {
-			return new TableId(text.substring(0, dot), text.substring(dot + 1));
-		}
+	static Destination storedTarget(String text) {
 		try {
-			return TableId.parse(text, null);
+			return Destination.parse(text);
 		}
 		catch (IllegalArgumentException ex) {
 			throw new IllegalStateException("Target name '" + text + "' in a checkpoint is not of the form "
@@ -164,7 +160,7 @@ public final class JdbcCheckpointStore implements CheckpointStore {
 			for (TableCheckpoint checkpoint : checkpoints) {
 				statement.setString(i++, this.pipeline);
 				statement.setString(i++, checkpoint.source().toString());
-				statement.setString(i++, TableSink.describe(checkpoint.target()));
+				statement.setString(i++, checkpoint.target().toString());
 				statement.setBoolean(i++, checkpoint.snapshotDone());
 				statement.setString(i++, (checkpoint.position() != null) ? checkpoint.position().toString() : null);
 				statement.setString(i++, (checkpoint.copiedUpTo() != null) ? KeyText.format(checkpoint.copiedUpTo()) : null);

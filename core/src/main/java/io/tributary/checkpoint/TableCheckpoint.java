@@ -2,6 +2,7 @@ package io.tributary.checkpoint;
 
 import java.time.Instant;
 
+import io.tributary.name.Destination;
 import io.tributary.name.TableId;
 import io.tributary.source.Position;
 
@@ -9,7 +10,7 @@ import io.tributary.source.Position;
  * What is durably known about one replicated table.
  *
  * @param source the source table
- * @param target the target table
+ * @param target where the table's changes went when this checkpoint was written
  * @param snapshotDone whether its snapshot finished; if not, a restart snapshots it again
  * @param position the binlog position from which every change of this table not yet in the
  * target can be read again
@@ -17,7 +18,7 @@ import io.tributary.source.Position;
  * or below it is in the target), so a restart continues after it; {@code null} otherwise
  * @param updatedAt when this checkpoint was written
  */
-public record TableCheckpoint(TableId source, TableId target, boolean snapshotDone, Position position,
+public record TableCheckpoint(TableId source, Destination target, boolean snapshotDone, Position position,
 		Object[] copiedUpTo, Instant updatedAt) {
 
 }

@@ -94,7 +94,8 @@ public record TableId(String schema, String table) {
 	/**
 	 * Returns {@code schema.table} as {@link #parse} reads it back: each part plain when it can be,
 	 * so ordinary names read as they always have, and quoted with backticks when it holds a dot or a
-	 * backtick, is empty, or begins or ends with white space.
+	 * backtick, is empty, begins or ends with white space, or begins with a parenthesis (which
+	 * {@link Destination#parse} would take for another kind of destination).
 	 */
 	@Override
 	public String toString() {
@@ -102,7 +103,7 @@ public record TableId(String schema, String table) {
 	}
 
 	private static String display(String part) {
-		boolean plain = !part.isEmpty() && part.indexOf('.') < 0 && part.indexOf('`') < 0
+		boolean plain = !part.isEmpty() && part.indexOf('.') < 0 && part.indexOf('`') < 0 && part.charAt(0) != '('
 				&& !Character.isWhitespace(part.charAt(0)) && !Character.isWhitespace(part.charAt(part.length() - 1));
 		return plain ? part : quote(part);
 	}

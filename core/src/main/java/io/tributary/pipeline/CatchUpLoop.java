@@ -247,7 +247,7 @@ final class CatchUpLoop {
 				Copier copier = table.wiring.copier();
 				boolean snapshotDone = table.snapshotDone();
 				Object[] copiedUpTo = (!snapshotDone && copier != null) ? copier.copiedUpTo() : null;
-				rows.add(new TableCheckpoint(table.mapping.source(), table.mapping.target(), snapshotDone, confirmed,
+				rows.add(new TableCheckpoint(table.mapping.source(), table.mapping.destination(), snapshotDone, confirmed,
 						copiedUpTo, at));
 				saved.add(table);
 			}

@@ -46,7 +46,7 @@ final class ChecksumRuns {
 		TableRuntime table = this.runtime.requireTable(id);
 		if (table.mapping.hasSink()) {
 			throw new IllegalStateException("Table " + id + " has no target table to compare with: its changes "
-					+ "go to " + table.mapping.target());
+					+ "go to " + table.mapping.destination().describe());
 		}
 		if (this.runtime.state() != PipelineStatus.State.RUNNING || !table.isActive() || !table.snapshotDone()) {
 			throw new IllegalStateException("Table " + id + " cannot be compared now: the pipeline is "

@@ -3,6 +3,7 @@ package io.tributary.pipeline;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeoutException;
@@ -70,14 +71,15 @@ public final class Pipeline implements AutoCloseable {
 	 * connections
 	 */
 	public Pipeline(PipelineSettings settings, DataSource source, DataSource target) {
-		this(settings, source, target, new JdbcCheckpointStore(target, settings.checkpointTable(), settings.name()));
+		this(settings, source, target, new JdbcCheckpointStore(target,
+				Objects.requireNonNull(settings.checkpointTable(), "checkpointTable"), settings.name()));
 	}
 
 	/**
 	 * Creates a pipeline that keeps its checkpoints in a store of the caller's instead of the
 	 * checkpoint table; nothing happens until {@link #start()}.
-	 * @param settings what to replicate; its checkpoint table goes unused, except for the leader
-	 * table next to it with HA
+	 * @param settings what to replicate; its checkpoint table, which may be {@code null} without HA,
+	 * goes unused except for the leader table next to it with HA
 	 * @param source pool of connections to the source server (snapshot reads, layouts)
 	 * @param target pool of connections to the target (rows; unused in listener mode)
 	 * @param checkpoints where this pipeline's checkpoints are kept, apart from any other pipeline's

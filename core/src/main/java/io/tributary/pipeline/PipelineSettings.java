@@ -26,7 +26,8 @@ import io.tributary.source.SourceSettings;
  * @param source the source server
  * @param tables tables to replicate
  * @param flushInterval how often buffered changes are applied and the position confirmed
- * @param checkpointTable table in the target holding checkpoints
+ * @param checkpointTable table in the target holding checkpoints, or {@code null} when the pipeline
+ * is given a {@code CheckpointStore} of its own and has no HA (whose leader table sits next to it)
  * @param checkpointInterval least time between two checkpoint writes while streaming
  * @param copy snapshot threads and chunk sizing
  * @param batchRows most rows per apply statement
@@ -55,7 +56,6 @@ public record PipelineSettings(String name, SourceSettings source, List<TableMap
 		Objects.requireNonNull(name, "name");
 		Objects.requireNonNull(source, "source");
 		tables = List.copyOf(tables);
-		Objects.requireNonNull(checkpointTable, "checkpointTable");
 		Objects.requireNonNull(invalidCheckpointBehavior, "invalidCheckpointBehavior");
 		if (tables.isEmpty()) {
 			throw new IllegalArgumentException("No tables to replicate: list at least one under cdc.tables");
@@ -66,6 +66,9 @@ public record PipelineSettings(String name, SourceSettings source, List<TableMap
 		Objects.requireNonNull(copy, "copy");
 		Objects.requireNonNull(checksum, "checksum");
 		Objects.requireNonNull(ha, "ha");
+		if (ha.enabled() && checkpointTable == null) {
+			throw new IllegalArgumentException("HA needs a checkpoint table: its leader table sits next to it");
+		}
 		if (batchRows < 1 || batchBytes < 1 || flushMaxChanges < 1 || applyConcurrency < 1) {
 			throw new IllegalArgumentException("Chunk and batch sizes must be positive");
 		}
@@ -79,7 +82,7 @@ public record PipelineSettings(String name, SourceSettings source, List<TableMap
 	 * for everything else.
 	 * @param source the source server
 	 * @param tables tables to replicate
-	 * @param checkpointTable table in the target holding checkpoints
+	 * @param checkpointTable table in the target holding checkpoints, or {@code null} (see the record)
 	 * @return a builder
 	 */
 	public static Builder builder(SourceSettings source, List<TableMapping> tables, TableId checkpointTable) {

@@ -72,7 +72,7 @@ final class SourceEvents implements ChangeHandler {
 				table.relayout(next, null);
 				if (next.columns().size() != current.columns().size()) {
 					logger.info("Table {} gained {} column(s); changes for {} carry them from now on", id,
-							next.columns().size() - current.columns().size(), table.mapping.target());
+							next.columns().size() - current.columns().size(), table.mapping.destination().describe());
 				}
 				return next;
 			}
@@ -133,7 +133,7 @@ final class SourceEvents implements ChangeHandler {
 		TableId id = table.mapping.source();
 		try {
 			sink.truncate();
-			logger.info("Table {} was truncated on the source; {} was told", id, table.mapping.target());
+			logger.info("Table {} was truncated on the source; {} was told", id, table.mapping.destination().describe());
 		}
 		catch (ApplyException ex) {
 			throw new SchemaException("Table " + id + " was truncated on the source: " + ex.getMessage());

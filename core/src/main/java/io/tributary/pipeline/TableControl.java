@@ -84,9 +84,9 @@ final class TableControl {
 	synchronized void resnapshot(TableId id, String requestedBy) throws SQLException {
 		TableRuntime table = actionable(id, "resnapshot");
 		if (table.mapping.hasSink()) {
-			throw refused(id, "resnapshot", "its changes go to " + table.mapping.target() + ", which could not be "
-					+ "told of rows deleted meanwhile; delete its row from the checkpoint table and restart the "
-					+ "application instead");
+			throw refused(id, "resnapshot", "its changes go to " + table.mapping.destination().describe()
+					+ ", which could not be told of rows deleted meanwhile; delete its row from the checkpoint table and "
+					+ "restart the application instead");
 		}
 		if (table.phase() == Phase.SNAPSHOTTING) {
 			throw refused(id, "resnapshot", "it is being snapshotted already");

@@ -4,37 +4,42 @@ import java.util.List;
 import java.util.Objects;
 
 import io.tributary.apply.TableSink;
+import io.tributary.name.Destination;
 import io.tributary.name.TableId;
 
 /**
  * One table to replicate and where to: a target table, or a {@link TableSink}.
  *
  * @param source the source table
- * @param target the target table; for a table going to a sink, the sink's label for it (see
- * {@link TableSink#label})
+ * @param destination where its changes go: a {@link Destination.Table} without a sink, the sink's
+ * destination (see {@link TableSink#destination}) with one
  * @param key columns of a NOT NULL unique key to merge changes by instead of the primary key;
  * empty for the primary key
  * @param snapshot when the table's existing rows are copied
  * @param sink where the table's changes go instead of a target table, or {@code null} to copy it
- * into {@code target}
+ * into the target table its destination names
  */
-public record TableMapping(TableId source, TableId target, List<String> key, SnapshotMode snapshot, TableSink sink) {
+public record TableMapping(TableId source, Destination destination, List<String> key, SnapshotMode snapshot,
+		TableSink sink) {
 
 	public TableMapping {
 		Objects.requireNonNull(source, "source");
-		Objects.requireNonNull(target, "target");
+		Objects.requireNonNull(destination, "destination");
 		key = (key != null) ? List.copyOf(key) : List.of();
 		snapshot = (snapshot != null) ? snapshot : SnapshotMode.AUTO;
+		if ((sink == null) != (destination instanceof Destination.Table)) {
+			throw new IllegalArgumentException("Table " + source + " goes to " + destination + ((sink != null)
+					? ", which is no sink's destination" : ", which needs a sink"));
+		}
 	}
 
 	/** Maps a table to a target table. */
 	public TableMapping(TableId source, TableId target, List<String> key, SnapshotMode snapshot) {
-		this(source, target, key, snapshot, null);
+		this(source, new Destination.Table(target), key, snapshot, null);
 	}
 
 	/**
-	 * Maps a table whose changes go to a sink instead of a target table; its target is the sink's
-	 * label for it.
+	 * Maps a table whose changes go to a sink instead of a target table.
 	 * @param source the source table
 	 * @param key columns of a NOT NULL unique key to merge changes by; empty for the primary key
 	 * @param snapshot when the table's existing rows are copied
@@ -43,7 +48,7 @@ public record TableMapping(TableId source, TableId target, List<String> key, Sna
 	 */
 	public static TableMapping toSink(TableId source, List<String> key, SnapshotMode snapshot, TableSink sink) {
 		Objects.requireNonNull(sink, "sink");
-		return new TableMapping(source, sink.label(source), key, snapshot, sink);
+		return new TableMapping(source, sink.destination(source), key, snapshot, sink);
 	}
 
 	/** Maps a table keyed by its primary key, snapshotted when it has no checkpoint. */
@@ -57,9 +62,9 @@ public record TableMapping(TableId source, TableId target, List<String> key, Sna
 	}
 
 	/**
-	 * Returns this mapping going to {@code other} instead: its target becomes the sink's label, which
-	 * no target table has, so a checkpoint written while the table went elsewhere is not taken for
-	 * one of the sink's, and the other way round.
+	 * Returns this mapping going to {@code other} instead, with the sink's destination, so that a
+	 * checkpoint written while the table went elsewhere is not taken for one of the sink's, and the
+	 * other way round.
 	 */
 	TableMapping withSink(TableSink other) {
 		return toSink(this.source, this.key, this.snapshot, other);
@@ -68,6 +73,17 @@ public record TableMapping(TableId source, TableId target, List<String> key, Sna
 	/** Returns whether the table's changes go to a sink rather than a target table. */
 	public boolean hasSink() {
 		return this.sink != null;
+	}
+
+	/**
+	 * Returns the target table the changes are written to.
+	 * @throws IllegalStateException when they go to a sink instead
+	 */
+	public TableId target() {
+		if (this.destination instanceof Destination.Table table) {
+			return table.id();
+		}
+		throw new IllegalStateException("Table " + this.source + " goes to " + this.destination + ", not to a table");
 	}
 
 }

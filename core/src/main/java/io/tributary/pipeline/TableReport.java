@@ -6,7 +6,6 @@ import java.util.List;
 
 import io.tributary.apply.ApplierCounters;
 import io.tributary.apply.ParallelApplier;
-import io.tributary.apply.TableSink;
 import io.tributary.checksum.ChecksumProgress;
 import io.tributary.copy.Copier;
 import io.tributary.schema.Column;
@@ -35,7 +34,7 @@ final class TableReport {
 		boolean snapshotting = copy != null && table.phase() == Phase.SNAPSHOTTING;
 		Position position = table.confirmed();
 		boolean flushed = counters.bufferedKeys() == 0 && position != null && position.equals(table.intake.delivered(delivered));
-		return TableStatus.builder(table.mapping.source().toString(), TableSink.describe(table.mapping.target()), table.phase())
+		return TableStatus.builder(table.mapping.source().toString(), table.mapping.destination(), table.phase())
 			.copy(new TableStatus.Copy((copy != null) ? copy.rowsCopied() : 0, (copy != null) ? copy.rowsEstimated() : 0,
 					(copy != null) ? copy.chunksCopied() : 0, snapshotting ? copy.rowsPerSecond() : 0,
 					snapshotting ? copy.etaSeconds() : null, table.snapshotDone()))

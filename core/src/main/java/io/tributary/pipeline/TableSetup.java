@@ -79,7 +79,7 @@ final class TableSetup {
 			targetKeys = targetHadRows ? statements::keysIn : null;
 		}
 		boolean usable = !snapshot && mapping.snapshot() != SnapshotMode.ALWAYS && checkpoint != null
-				&& checkpoint.position() != null && checkpoint.target().equals(mapping.target());
+				&& checkpoint.position() != null && checkpoint.target().equals(mapping.destination());
 		if (usable && targetMissing) {
 			// A checkpoint describes rows that are no longer there: the new, empty target needs a copy.
 			logger.warn("Target {} of {} was missing and has been created; snapshotting the table again instead of "

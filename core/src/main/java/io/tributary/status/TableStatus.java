@@ -3,6 +3,8 @@ package io.tributary.status;
 import java.time.Instant;
 import java.util.Objects;
 
+import io.tributary.name.Destination;
+
 /**
  * An immutable snapshot of one replicated table. Its counters come in groups: the snapshot's
  * {@link Copy}, the {@link Buffer} of changes waiting to be applied, the {@link Flushing} of those
@@ -11,7 +13,7 @@ import java.util.Objects;
  * here directly, as {@link #rowsCopied()} for {@code copy().rowsCopied()}.
  *
  * @param name source table, {@code schema.table}
- * @param target target table, {@code schema.table}; {@code (listener).table} in listener mode
+ * @param destination where the table's changes go: its target table, the listener, a topic
  * @param phase where the table is in its life
  * @param copy the snapshot's progress
  * @param buffer the changes held for the table, and what the buffer did with them
@@ -28,10 +30,11 @@ import java.util.Objects;
  * @param sink what the table's sink reports when its changes go to one that reports (a Kafka
  * topic), or {@code null}
  */
-public record TableStatus(String name, String target, Phase phase, Copy copy, Buffer buffer, Flushing flushing,
+public record TableStatus(String name, Destination destination, Phase phase, Copy copy, Buffer buffer, Flushing flushing,
 		Apply apply, Checksum checksum, Action lastAction, Events events, String lastError, SinkStatus sink) {
 
 	public TableStatus {
+		Objects.requireNonNull(destination, "destination");
 		Objects.requireNonNull(copy, "copy");
 		Objects.requireNonNull(buffer, "buffer");
 		Objects.requireNonNull(flushing, "flushing");
@@ -41,12 +44,33 @@ public record TableStatus(String name, String target, Phase phase, Copy copy, Bu
 	 * Starts the status of a table that has copied, buffered and flushed nothing yet, with no soft
 	 * limit, an idle checksum and no events; set what differs by name.
 	 * @param name source table, {@code schema.table}
-	 * @param target target table, {@code schema.table}
+	 * @param destination where its changes go
+	 * @param phase where the table is in its life
+	 * @return a builder
+	 */
+	public static TableStatusBuilder builder(String name, Destination destination, Phase phase) {
+		return new TableStatusBuilder(name, destination, phase);
+	}
+
+	/**
+	 * Starts the status of a table as {@link #builder(String, Destination, Phase)} does, its
+	 * destination given in its text form.
+	 * @param name source table, {@code schema.table}
+	 * @param target the destination as {@link Destination#parse} reads it, as in {@code replica.orders}
+	 * or {@code (kafka).eu.shop.orders}
 	 * @param phase where the table is in its life
 	 * @return a builder
 	 */
 	public static TableStatusBuilder builder(String name, String target, Phase phase) {
-		return new TableStatusBuilder(name, target, phase);
+		return builder(name, Destination.parse(target), phase);
+	}
+
+	/**
+	 * Returns the destination in its text form: the target table as {@code schema.table}, or another
+	 * kind as {@code (<kind>).<name>}, as in {@code (listener).orders}.
+	 */
+	public String target() {
+		return this.destination.toString();
 	}
 
 	/** Returns a builder that starts from this status. */

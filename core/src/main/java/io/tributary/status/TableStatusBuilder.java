@@ -1,5 +1,6 @@
 package io.tributary.status;
 
+import io.tributary.name.Destination;
 import io.tributary.status.TableStatus.Phase;
 
 /**
@@ -19,7 +20,7 @@ public final class TableStatusBuilder {
 
 	private String name;
 
-	private String target;
+	private Destination destination;
 
 	private Phase phase;
 
@@ -73,14 +74,14 @@ public final class TableStatusBuilder {
 
 	private SinkStatus sink;
 
-	TableStatusBuilder(String name, String target, Phase phase) {
+	TableStatusBuilder(String name, Destination destination, Phase phase) {
 		this.name = name;
-		this.target = target;
+		this.destination = destination;
 		this.phase = phase;
 	}
 
 	TableStatusBuilder(TableStatus status) {
-		this(status.name(), status.target(), status.phase());
+		this(status.name(), status.destination(), status.phase());
 		copy(status.copy());
 		buffer(status.buffer());
 		flushing(status.flushing());
@@ -98,9 +99,9 @@ public final class TableStatusBuilder {
 		return this;
 	}
 
-	/** Sets the target table. */
-	public TableStatusBuilder target(String value) {
-		this.target = value;
+	/** Sets where the table's changes go. */
+	public TableStatusBuilder destination(Destination value) {
+		this.destination = value;
 		return this;
 	}
 
@@ -296,7 +297,7 @@ public final class TableStatusBuilder {
 
 	/** Returns the status. */
 	public TableStatus build() {
-		return new TableStatus(this.name, this.target, this.phase,
+		return new TableStatus(this.name, this.destination, this.phase,
 				new TableStatus.Copy(this.rowsCopied, this.rowsEstimated, this.chunksCopied, this.copyRowsPerSecond,
 						this.copyEtaSeconds, this.snapshotDone),
 				new TableStatus.Buffer(this.bufferedKeys, this.bufferedBytes, this.bufferSoftLimitBytes, this.keysAdded,

@@ -14,6 +14,7 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import io.tributary.name.Destination;
 import io.tributary.name.TableId;
 import io.tributary.test.DatabaseExtension;
 import io.tributary.test.TestDatabase;
@@ -44,8 +45,8 @@ class CheckpointTimeIT {
 			}
 			JdbcCheckpointStore store = new JdbcCheckpointStore(pool, table, "default");
 			store.initialize();
-			store.save(List.of(new TableCheckpoint(new TableId("shop", "orders"), new TableId(schema, "orders"), true,
-					null, null, written)));
+			store.save(List.of(new TableCheckpoint(new TableId("shop", "orders"),
+					new Destination.Table(new TableId(schema, "orders")), true, null, null, written)));
 
 			assertThat(epochMicrosInSql(pool, table)).isEqualTo(micros(written));
 

@@ -26,6 +26,7 @@ import io.tributary.apply.ApplyException;
 import io.tributary.apply.JdbcReplaceApplier;
 import io.tributary.checkpoint.JdbcCheckpointStore;
 import io.tributary.checkpoint.TableCheckpoint;
+import io.tributary.name.Destination;
 import io.tributary.name.TableId;
 import io.tributary.schema.LayoutReader;
 import io.tributary.schema.TableLayout;
@@ -313,7 +314,8 @@ class LeadershipIT {
 	}
 
 	private static TableCheckpoint checkpoint(TableId table, long offset) {
-		return new TableCheckpoint(table, table, true, Position.of("b.000001", offset), null, Instant.now());
+		return new TableCheckpoint(table, new Destination.Table(table), true,
+				Position.of("b.000001", offset), null, Instant.now());
 	}
 
 	private String holder() throws SQLException {

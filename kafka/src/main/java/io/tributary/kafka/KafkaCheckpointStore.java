@@ -27,6 +27,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import io.tributary.checkpoint.CheckpointStore;
 import io.tributary.checkpoint.KeyText;
 import io.tributary.checkpoint.TableCheckpoint;
+import io.tributary.name.Destination;
 import io.tributary.name.TableId;
 import io.tributary.source.Position;
 
@@ -133,8 +134,7 @@ public final class KafkaCheckpointStore implements CheckpointStore {
 		fields.put("pipeline", this.pipeline);
 		fields.put("sourceSchema", checkpoint.source().schema());
 		fields.put("sourceTable", checkpoint.source().table());
-		fields.put("targetSchema", checkpoint.target().schema());
-		fields.put("targetTable", checkpoint.target().table());
+		targetFields(checkpoint.target(), fields);
 		fields.put("snapshotDone", String.valueOf(checkpoint.snapshotDone()));
 		fields.put("position", (checkpoint.position() != null) ? checkpoint.position().toString() : "");
 		fields.put("copiedUpTo", (checkpoint.copiedUpTo() != null) ? KeyText.format(checkpoint.copiedUpTo()) : "");
@@ -160,9 +160,35 @@ public final class KafkaCheckpointStore implements CheckpointStore {
 		String position = fields.getOrDefault("position", "");
 		String copiedUpTo = fields.getOrDefault("copiedUpTo", "");
 		return new TableCheckpoint(new TableId(fields.get("sourceSchema"), fields.get("sourceTable")),
-				new TableId(fields.get("targetSchema"), fields.get("targetTable")),
+				target(fields.get("targetSchema"), fields.get("targetTable")),
 				Boolean.parseBoolean(fields.get("snapshotDone")), position.isEmpty() ? null : Position.parse(position),
 				copiedUpTo.isEmpty() ? null : KeyText.parse(copiedUpTo), Instant.parse(fields.get("updatedAt")));
+	}
+
+	/**
+	 * Writes a destination as the record's two target fields: a table's schema and name, or
+	 * {@code (<kind>)} and the name for another kind, as in {@code (kafka)} and {@code eu.shop.orders}.
+	 */
+	private static void targetFields(Destination target, Map<String, String> fields) {
+		if (target instanceof Destination.Table table) {
+			fields.put("targetSchema", table.id().schema());
+			fields.put("targetTable", table.id().table());
+		}
+		else {
+			fields.put("targetSchema", "(" + target.kind() + ")");
+			fields.put("targetTable", target.name());
+		}
+	}
+
+	/** Reads a destination from the record's two target fields, as {@link #targetFields} wrote them. */
+	private static Destination target(String schema, String table) {
+		if (schema.startsWith("(") && schema.endsWith(")")) {
+			Destination other = Destination.parse(schema + "." + table);
+			if (!(other instanceof Destination.Table)) {
+				return other;
+			}
+		}
+		return new Destination.Table(new TableId(schema, table));
 	}
 
 	private static String quoted(String text) {

@@ -4,17 +4,15 @@ import java.util.Objects;
 
 import io.tributary.apply.SinkApplier;
 import io.tributary.apply.TableSink;
+import io.tributary.name.Destination;
 import io.tributary.name.TableId;
 import io.tributary.schema.TableLayout;
 
 /**
- * Publishes one table's changes to a Kafka topic; labelled {@code (kafka).<topic>} in place of a
- * target, in the table's checkpoint and status. Made by {@link KafkaSinks#sink(String)}.
+ * Publishes one table's changes to a Kafka topic, a {@link Destination.Topic} in the table's
+ * checkpoint and status. Made by {@link KafkaSinks#sink(String)}.
  */
 public final class KafkaSink implements TableSink {
-
-	/** Schema part of the label of tables going to Kafka. */
-	public static final String LABEL_SCHEMA = "(kafka)";
 
 	private final KafkaSinks sinks;
 
@@ -33,8 +31,8 @@ public final class KafkaSink implements TableSink {
 	}
 
 	@Override
-	public TableId label(TableId source) {
-		return new TableId(LABEL_SCHEMA, this.topic);
+	public Destination destination(TableId source) {
+		return new Destination.Topic(this.topic);
 	}
 
 	/**

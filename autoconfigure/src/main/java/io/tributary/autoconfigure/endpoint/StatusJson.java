@@ -8,6 +8,7 @@ import java.util.Set;
 
 import tools.jackson.databind.util.StdConverter;
 
+import io.tributary.name.Destination;
 import io.tributary.status.PipelineStatus;
 import io.tributary.status.TableStatus;
 
@@ -15,7 +16,8 @@ import io.tributary.status.TableStatus;
  * How the endpoint writes statuses: a table's groups of counters ({@link TableStatus#copy()},
  * {@link TableStatus#buffer()}, {@link TableStatus#flushing()}) are written as fields of the table
  * itself, under the names of {@link TableStatus}'s accessors, so that {@code /actuator/cdc} keeps the
- * flat shape docs/overview.md describes. Everything else is written as it is.
+ * flat shape docs/overview.md describes; its destination is written as {@code target}, in its text
+ * form, with its {@code targetKind}. Everything else is written as it is.
  */
 final class StatusJson {
 
@@ -36,6 +38,11 @@ final class StatusJson {
 		Map<String, Object> fields = new LinkedHashMap<>();
 		for (RecordComponent component : TableStatus.class.getRecordComponents()) {
 			Object value = read(component, status);
+			if (value instanceof Destination destination) {
+				fields.put("target", destination.toString());
+				fields.put("targetKind", destination.kind());
+				continue;
+			}
 			if (!GROUPS.contains(component.getType())) {
 				fields.put(component.getName(), value);
 				continue;

@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.BaseUnits;
 
+import io.tributary.name.Destination;
 import io.tributary.status.TableStatus;
 
 /**
@@ -16,22 +17,16 @@ import io.tributary.status.TableStatus;
  */
 final class TableMeters {
 
-	/**
-	 * Schema part of the target label of a table published to Kafka ({@code (kafka).<topic>}, as
-	 * {@code KafkaSink.LABEL_SCHEMA} has it); spelled out because tributary-kafka is optional.
-	 */
-	static final String KAFKA_LABEL = "(kafka)";
-
 	private TableMeters() {
 	}
 
 	/**
 	 * Registers the meters of one table.
-	 * @param target the table's target as its status names it: {@code schema.table}, or a sink's
-	 * label such as {@code (kafka).<topic>}
+	 * @param destination where the table's changes go; a Kafka topic adds the meters of what the
+	 * brokers acknowledged, tagged with the topic
 	 */
 	static void register(MeterRegistry registry, Supplier<TableStatus> status, String pipeline, String table,
-			String target) {
+			Destination destination) {
 		StatusMeters<TableStatus> meters = new StatusMeters<>(registry, status,
 				Tags.of("pipeline", pipeline, "table", table));
 		for (TableStatus.Phase phase : TableStatus.Phase.values()) {
@@ -47,8 +42,8 @@ final class TableMeters {
 		statements(meters);
 		copy(meters);
 		checksum(meters);
-		if (target.startsWith(KAFKA_LABEL + ".")) {
-			kafka(meters.tagged("topic", target.substring(KAFKA_LABEL.length() + 1)));
+		if (destination instanceof Destination.Topic topic) {
+			kafka(meters.tagged("topic", topic.name()));
 		}
 	}
 

@@ -50,7 +50,7 @@ public class TributaryMetrics implements MeterBinder {
 			for (TableStatus table : current.tables()) {
 				Supplier<TableStatus> reading = this.tableReadings.computeIfAbsent(List.of(name, table.name()),
 						(key) -> status.table(table.name()));
-				TableMeters.register(registry, reading, name, table.name(), table.target());
+				TableMeters.register(registry, reading, name, table.name(), table.destination());
 			}
 		}
 	}

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import io.tributary.autoconfigure.TributaryPipelines;
 import io.tributary.kafka.KafkaSinks;
 import io.tributary.kafka.TopicCreation;
+import io.tributary.name.Destination;
 import io.tributary.name.TableId;
 import io.tributary.pipeline.Pipeline;
 import io.tributary.pipeline.PipelineSettings;
@@ -73,7 +74,7 @@ class KafkaMetersTest {
 	@Test
 	void theCountersReadWhatTheSinkReports() {
 		AtomicReference<TableStatus> status = new AtomicReference<>(kafkaTable(null));
-		TableMeters.register(this.registry, status::get, "eu", "shop.orders", "(kafka).eu.shop.orders");
+		TableMeters.register(this.registry, status::get, "eu", "shop.orders", new Destination.Topic("eu.shop.orders"));
 		assertThat(this.registry.get("cdc.kafka.records.sent").functionCounter().count()).isZero();
 
 		status.set(kafkaTable(new SinkStatus("kafka", "eu.shop.orders", 1_204, 3, Map.of("0", 100L))));
