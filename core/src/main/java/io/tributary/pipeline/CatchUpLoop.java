@@ -21,6 +21,7 @@ import io.tributary.source.Position;
 import io.tributary.source.binlog.SourceQueries;
 import io.tributary.status.TableDetail;
 import io.tributary.status.TableStatus.Phase;
+import io.tributary.subscription.BufferedChange;
 import io.tributary.subscription.BufferedSubscription;
 import io.tributary.subscription.SubscriptionCounters;
 import io.tributary.subscription.Drain;
@@ -132,7 +133,7 @@ final class CatchUpLoop {
 			observer.beforeApply(table.mapping.source(), drain.size());
 		}
 		try {
-			List<Object[]> upserts = drain.upserts().stream().map(BufferedSubscription.Entry::image).toList();
+			List<Object[]> upserts = drain.upserts().stream().map(BufferedChange::image).toList();
 			List<Object[]> deletes = drain.deletes().stream().map((entry) -> entry.key().values()).toList();
 			SinkApplier sink = table.wiring.sink();
 			if (sink != null) {
@@ -150,7 +151,7 @@ final class CatchUpLoop {
 		}
 		catch (ApplyException ex) {
 			if (!mergedApplied) {
-				List<BufferedSubscription.Entry> failed = new ArrayList<>(drain.deletes());
+				List<BufferedChange> failed = new ArrayList<>(drain.deletes());
 				failed.addAll(drain.upserts());
 				table.wiring.subscription().requeue(failed);
 			}

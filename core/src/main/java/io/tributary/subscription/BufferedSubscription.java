@@ -57,10 +57,10 @@ public final class BufferedSubscription {
 
 	private final Object lock = new Object();
 
-	private Map<RowKey, Entry> entries = new HashMap<>();
+	private Map<RowKey, BufferedChange> entries = new HashMap<>();
 
 	/** Changes added since the switch to binlog order, oldest first. */
-	private final Deque<Entry> queue = new ArrayDeque<>();
+	private final Deque<BufferedChange> queue = new ArrayDeque<>();
 
 	private final KeyFold fold;
 
@@ -143,7 +143,7 @@ public final class BufferedSubscription {
 	 * @param resumeFrom the boundary to reread from to see the change again
 	 */
 	public void add(RowChange change, Position resumeFrom) {
-		Entry entry = new Entry(new RowKey(change.key()), change.image(), resumeFrom,
+		BufferedChange entry = new BufferedChange(new RowKey(change.key()), change.image(), resumeFrom,
 				Values.sizeOf(change.key()) + Values.sizeOf(change.image()) + 96, change.sourceMillis());
 		synchronized (this.lock) {
 			awaitRoom(entry.key());
@@ -151,7 +151,7 @@ public final class BufferedSubscription {
 				this.queue.addLast(entry);
 			}
 			else {
-				Entry previous = this.entries.put(entry.key(), entry);
+				BufferedChange previous = this.entries.put(entry.key(), entry);
 				if (previous != null) {
 					forget(previous);
 				}
@@ -209,7 +209,7 @@ public final class BufferedSubscription {
 	 * written recently stay buffered until the flush at the interval ({@link HotKeys})
 	 */
 	public Drain drain(Supplier<Watermarks> copierPosition, boolean early) {
-		List<Entry> sequence = new ArrayList<>();
+		List<BufferedChange> sequence = new ArrayList<>();
 		Drain merged = drainMerged(copierPosition, early, sequence);
 		if (sequence.isEmpty()) {
 			return merged;
@@ -218,8 +218,8 @@ public final class BufferedSubscription {
 				ChangeRun.split(sequence, this.fold), merged.bytes());
 	}
 
-	private Drain drainMerged(Supplier<Watermarks> copierPosition, boolean early, List<Entry> sequence) {
-		Map<RowKey, Entry> all;
+	private Drain drainMerged(Supplier<Watermarks> copierPosition, boolean early, List<BufferedChange> sequence) {
+		Map<RowKey, BufferedChange> all;
 		long taken;
 		synchronized (this.lock) {
 			Watermarks watermarks = copierPosition.get();
@@ -237,24 +237,24 @@ public final class BufferedSubscription {
 			taken = this.memory.drainAll();
 			this.flushRequested = false;
 		}
-		List<Entry> upserts = new ArrayList<>(all.size());
-		List<Entry> deletes = new ArrayList<>();
-		for (Entry entry : all.values()) {
+		List<BufferedChange> upserts = new ArrayList<>(all.size());
+		List<BufferedChange> deletes = new ArrayList<>();
+		for (BufferedChange entry : all.values()) {
 			(entry.isDelete() ? deletes : upserts).add(entry);
 		}
 		return new Drain(upserts, deletes, 0, 0, List.of(), taken);
 	}
 
-	private Drain drainKeyByKey(Watermarks watermarks, boolean early, List<Entry> sequence) {
+	private Drain drainKeyByKey(Watermarks watermarks, boolean early, List<BufferedChange> sequence) {
 		synchronized (this.lock) {
-			List<Entry> upserts = new ArrayList<>();
-			List<Entry> deletes = new ArrayList<>();
+			List<BufferedChange> upserts = new ArrayList<>();
+			List<BufferedChange> deletes = new ArrayList<>();
 			int deferred = 0;
 			int dropped = 0;
 			long taken = 0;
 			var iterator = this.entries.values().iterator();
 			while (iterator.hasNext()) {
-				Entry entry = iterator.next();
+				BufferedChange entry = iterator.next();
 				Verdict verdict = watermarks.classify(entry.key());
 				if (verdict == Verdict.DEFER) {
 					deferred++;
@@ -279,7 +279,7 @@ public final class BufferedSubscription {
 			this.droppedAboveHighWatermark += dropped;
 			this.deferredInFlight += deferred;
 			if (this.entries.isEmpty()) {
-				for (Entry entry : this.queue) {
+				for (BufferedChange entry : this.queue) {
 					forget(entry);
 					taken += entry.size();
 					sequence.add(entry);
@@ -310,9 +310,9 @@ public final class BufferedSubscription {
 	 * Puts back merged changes ({@link Drain#upserts()}, {@link Drain#deletes()}) whose apply
 	 * failed. A key that received a newer change meanwhile keeps the newer one.
 	 */
-	public void requeue(Collection<Entry> failed) {
+	public void requeue(Collection<BufferedChange> failed) {
 		synchronized (this.lock) {
-			for (Entry entry : failed) {
+			for (BufferedChange entry : failed) {
 				if (this.entries.putIfAbsent(entry.key(), entry) == null) {
 					remember(entry);
 				}
@@ -325,10 +325,10 @@ public final class BufferedSubscription {
 	 * {@link OrderedReplay#remaining()}), in front of everything queued since, keeping their order.
 	 * @param notApplied the changes, in binlog order
 	 */
-	public void requeueAtFront(List<Entry> notApplied) {
+	public void requeueAtFront(List<BufferedChange> notApplied) {
 		synchronized (this.lock) {
 			for (int i = notApplied.size() - 1; i >= 0; i--) {
-				Entry entry = notApplied.get(i);
+				BufferedChange entry = notApplied.get(i);
 				this.queue.addFirst(entry);
 				remember(entry);
 			}
@@ -367,36 +367,14 @@ public final class BufferedSubscription {
 		return this.entries.size() + this.queue.size();
 	}
 
-	private void remember(Entry entry) {
+	private void remember(BufferedChange entry) {
 		this.pending.add(entry.resumeFrom());
 		this.memory.add(entry.size());
 	}
 
-	private void forget(Entry entry) {
+	private void forget(BufferedChange entry) {
 		this.pending.remove(entry.resumeFrom());
 		this.memory.release(entry.size());
-	}
-
-	/**
-	 * One buffered change.
-	 *
-	 * @param key the row key
-	 * @param image the full row, or {@code null} for a delete
-	 * @param resumeFrom the boundary to reread from to see this change again
-	 * @param size estimated heap bytes
-	 * @param sourceMillis when the source logged the change (epoch millis), or 0 when unknown
-	 */
-	public record Entry(RowKey key, Object[] image, Position resumeFrom, long size, long sourceMillis) {
-
-		/** Creates an entry whose time on the source is unknown. */
-		public Entry(RowKey key, Object[] image, Position resumeFrom, long size) {
-			this(key, image, resumeFrom, size, 0);
-		}
-
-		public boolean isDelete() {
-			return this.image == null;
-		}
-
 	}
 
 }

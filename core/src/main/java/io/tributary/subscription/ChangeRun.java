@@ -8,7 +8,6 @@ import java.util.Map;
 
 import io.tributary.apply.Applier;
 import io.tributary.schema.RowKey;
-import io.tributary.subscription.BufferedSubscription.Entry;
 
 /**
  * Consecutive changes of one kind, all upserts or all deletes, taken in binlog order from the
@@ -20,7 +19,7 @@ import io.tributary.subscription.BufferedSubscription.Entry;
  * @param delete whether the run deletes keys; otherwise it carries row images
  * @param changes the changes in binlog order, each key as often as it changed
  */
-public record ChangeRun(boolean delete, List<Entry> changes) {
+public record ChangeRun(boolean delete, List<BufferedChange> changes) {
 
 	public ChangeRun {
 		changes = List.copyOf(changes);
@@ -37,7 +36,7 @@ public record ChangeRun(boolean delete, List<Entry> changes) {
 	 */
 	public List<Object[]> values() {
 		Map<RowKey, Object[]> last = new LinkedHashMap<>();
-		for (Entry entry : this.changes) {
+		for (BufferedChange entry : this.changes) {
 			last.put(entry.key(), this.delete ? entry.key().values() : entry.image());
 		}
 		return new ArrayList<>(last.values());
@@ -64,11 +63,11 @@ public record ChangeRun(boolean delete, List<Entry> changes) {
 	 * @param fold folds keys of the table
 	 * @return the runs, in order; together they hold the sequence exactly
 	 */
-	static List<ChangeRun> split(List<Entry> sequence, KeyFold fold) {
+	static List<ChangeRun> split(List<BufferedChange> sequence, KeyFold fold) {
 		List<ChangeRun> runs = new ArrayList<>();
-		List<Entry> current = new ArrayList<>();
+		List<BufferedChange> current = new ArrayList<>();
 		Map<RowKey, RowKey> seen = new HashMap<>();
-		for (Entry entry : sequence) {
+		for (BufferedChange entry : sequence) {
 			RowKey folded = fold.fold(entry.key());
 			RowKey earlier = seen.get(folded);
 			boolean collides = earlier != null && !earlier.equals(entry.key());

@@ -2,7 +2,6 @@ package io.tributary.subscription;
 
 import java.util.List;
 
-import io.tributary.subscription.BufferedSubscription.Entry;
 
 /**
  * What one drain took out.
@@ -16,7 +15,7 @@ import io.tributary.subscription.BufferedSubscription.Entry;
  * @param bytes estimated heap bytes of the changes taken out, counted against the buffer's soft
  * limit until the drain is {@linkplain BufferedSubscription#settle(Drain) settled}
  */
-public record Drain(List<Entry> upserts, List<Entry> deletes, int deferred, int dropped, List<ChangeRun> runs,
+public record Drain(List<BufferedChange> upserts, List<BufferedChange> deletes, int deferred, int dropped, List<ChangeRun> runs,
 		long bytes) {
 
 	public Drain {
@@ -24,7 +23,7 @@ public record Drain(List<Entry> upserts, List<Entry> deletes, int deferred, int 
 	}
 
 	/** Creates a drain of merged changes only, counting no bytes. */
-	public Drain(List<Entry> upserts, List<Entry> deletes, int deferred, int dropped) {
+	public Drain(List<BufferedChange> upserts, List<BufferedChange> deletes, int deferred, int dropped) {
 		this(upserts, deletes, deferred, dropped, List.of(), 0);
 	}
 

@@ -5,7 +5,6 @@ import java.util.List;
 
 import io.tributary.apply.Applier;
 import io.tributary.apply.ApplyException;
-import io.tributary.subscription.BufferedSubscription.Entry;
 
 /**
  * Applies the runs of one drain in binlog order, one after another, and remembers how far it
@@ -51,8 +50,8 @@ public final class OrderedReplay {
 	}
 
 	/** Returns the changes not applied yet, in binlog order. */
-	public List<Entry> remaining() {
-		List<Entry> rest = new ArrayList<>();
+	public List<BufferedChange> remaining() {
+		List<BufferedChange> rest = new ArrayList<>();
 		for (ChangeRun run : this.runs.subList(this.next, this.runs.size())) {
 			rest.addAll(run.changes());
 		}

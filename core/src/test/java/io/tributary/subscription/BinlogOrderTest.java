@@ -52,7 +52,7 @@ class BinlogOrderTest {
 		assertThat(drain.upserts()).isEmpty();
 		assertThat(drain.deletes()).isEmpty();
 		assertThat(drain.size()).isEqualTo(6);
-		List<BufferedSubscription.Entry> sequence = drain.runs().stream().flatMap((run) -> run.changes().stream())
+		List<BufferedChange> sequence = drain.runs().stream().flatMap((run) -> run.changes().stream())
 			.toList();
 		assertThat(render(sequence)).containsExactly("+A=1", "-A", "+a=2", "+a=3", "-a", "+A=4");
 		assertThat(statements(drain.runs())).containsExactly("upsert [A=1]", "delete [A]", "upsert [a=3]",

@@ -45,7 +45,7 @@ final class FifoFixtures {
 	}
 
 	/** Renders changes as {@code +A=1} and {@code -A}, in order. */
-	static List<String> render(List<BufferedSubscription.Entry> entries) {
+	static List<String> render(List<BufferedChange> entries) {
 		return entries.stream()
 			.map((e) -> e.isDelete() ? "-" + e.key().values()[0] : "+" + e.image()[0] + "=" + e.image()[1])
 			.toList();

@@ -53,7 +53,7 @@ class OrderedReplayTest {
 
 	@Test
 	void runsHoldTheSequenceExactly() {
-		List<BufferedSubscription.Entry> sequence = entries(upsert("A", 1), delete("A"), upsert("a", 2),
+		List<BufferedChange> sequence = entries(upsert("A", 1), delete("A"), upsert("a", 2),
 				upsert("A", 3), upsert("a", 4), delete("a"));
 		List<ChangeRun> runs = ChangeRun.split(sequence, this.fold);
 		assertThat(runs.stream().flatMap((run) -> run.changes().stream()).toList()).isEqualTo(sequence);
@@ -86,7 +86,7 @@ class OrderedReplayTest {
 	void stopsAtTheFailedRunAndResumesThere() {
 		FifoFixtures.RecordingApplier applier = new FifoFixtures.RecordingApplier();
 		applier.failAt = 1;
-		List<BufferedSubscription.Entry> sequence = entries(upsert("A", 1), upsert("b", 2), delete("A"),
+		List<BufferedChange> sequence = entries(upsert("A", 1), upsert("b", 2), delete("A"),
 				upsert("a", 3), upsert("a", 4));
 		OrderedReplay replay = new OrderedReplay(ChangeRun.split(sequence, this.fold));
 		assertThatExceptionOfType(ApplyException.class).isThrownBy(() -> replay.applyTo(applier))
@@ -107,11 +107,11 @@ class OrderedReplayTest {
 		assertThat(replay.remaining()).isEmpty();
 	}
 
-	private static List<BufferedSubscription.Entry> entries(RowChange... changes) {
-		List<BufferedSubscription.Entry> entries = new ArrayList<>();
+	private static List<BufferedChange> entries(RowChange... changes) {
+		List<BufferedChange> entries = new ArrayList<>();
 		for (int i = 0; i < changes.length; i++) {
 			RowChange change = changes[i];
-			entries.add(new BufferedSubscription.Entry(new RowKey(change.key()), change.image(), at(100 + i), 100));
+			entries.add(new BufferedChange(new RowKey(change.key()), change.image(), at(100 + i), 100));
 		}
 		return entries;
 	}
