@@ -20,10 +20,16 @@ final class NameReader {
 
 	/** Returns the one or two parts of the name, unquoted. */
 	List<String> parts() {
-		List<String> parts = new ArrayList<>(2);
+		return read().stream().map(Part::text).toList();
+	}
+
+	/** Returns the one or two parts of the name, unquoted, each with whether it was quoted. */
+	List<Part> read() {
+		List<Part> parts = new ArrayList<>(2);
 		while (true) {
 			skipSpace();
-			parts.add((this.at < this.text.length() && this.text.charAt(this.at) == '`') ? quoted() : plain());
+			boolean quoted = this.at < this.text.length() && this.text.charAt(this.at) == '`';
+			parts.add(new Part(quoted ? quoted() : plain(), quoted));
 			skipSpace();
 			if (this.at == this.text.length()) {
 				return parts;
@@ -85,6 +91,16 @@ final class NameReader {
 		while (this.at < this.text.length() && Character.isWhitespace(this.text.charAt(this.at))) {
 			this.at++;
 		}
+	}
+
+	/**
+	 * One part of a name.
+	 *
+	 * @param text the part, unquoted
+	 * @param quoted whether it was written in backticks
+	 */
+	record Part(String text, boolean quoted) {
+
 	}
 
 	private IllegalArgumentException fault(String what) {
