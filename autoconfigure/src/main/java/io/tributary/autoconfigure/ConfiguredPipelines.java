@@ -107,6 +107,7 @@ final class ConfiguredPipelines {
 			.checksum(new ChecksumSettings(checksum.isEnabled(), checksum.isFixDifferences(), checksum.getChunkRows()))
 			.listener(listener)
 			.ha(haSettings(properties.getHa()))
+			.settingNames(configured.settingNames())
 			.build();
 	}
 

@@ -32,6 +32,11 @@ record ConfiguredSource(String key, String pipeline, String pipelineProperty, St
 		return all;
 	}
 
+	/** Returns the names of its properties, for the messages of its pipeline. */
+	PropertyNames settingNames() {
+		return new PropertyNames(this.prefix, this.tablesProperty);
+	}
+
 	/** Returns {@code cdc.source} with {@code cdc.tables}. */
 	static ConfiguredSource single(TributaryProperties properties) {
 		return new ConfiguredSource(null, properties.getCheckpoint().getPipeline(), "cdc.checkpoint.pipeline",

@@ -59,7 +59,8 @@ class SourcePipelinesRegistrar implements ImportBeanDefinitionRegistrar, Environ
 					() -> ConfiguredPipelines.sourceSettings(properties(), ConfiguredSource.named(properties(), key)));
 			RootBeanDefinition pools = register(registry, connections, TributaryConnections.class,
 					() -> TributaryConnections.open("-" + key, this.beans.getBean(settings, SourceSettings.class),
-							properties(), this.beans.getBeanProvider(DataSourceProperties.class).getIfAvailable(),
+							ConfiguredSource.named(properties(), key).settingNames(), properties(),
+							this.beans.getBeanProvider(DataSourceProperties.class).getIfAvailable(),
 							!ConfiguredPipelines.writesTargetTables(properties(),
 									TributaryAutoConfiguration.changeListener(this.beans) != null)),
 					settings);

@@ -127,7 +127,8 @@ public final class TributaryAutoConfiguration {
 			@ConditionalOnMissingBean
 			TributaryConnections tributaryConnections(TributaryProperties properties, SourceSettings source,
 					ObjectProvider<DataSourceProperties> applicationDataSource, ListableBeanFactory beans) {
-				return TributaryConnections.open("", source, properties, applicationDataSource.getIfAvailable(),
+				return TributaryConnections.open("", source, ConfiguredSource.single(properties).settingNames(),
+						properties, applicationDataSource.getIfAvailable(),
 						!ConfiguredPipelines.writesTargetTables(properties, changeListener(beans) != null));
 			}
 

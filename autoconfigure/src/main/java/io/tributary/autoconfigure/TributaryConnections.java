@@ -9,6 +9,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceProperties;
 import org.springframework.util.StringUtils;
 
+import io.tributary.settings.SettingNames;
 import io.tributary.source.SourceSettings;
 import io.tributary.source.binlog.SourceJdbc;
 
@@ -62,12 +63,13 @@ public final class TributaryConnections implements AutoCloseable {
 	 * @param name what tells these pools from other pipelines' in their threads' names: empty, or
 	 * {@code -<source name>}
 	 * @param settings the source
+	 * @param names the properties of that source, which messages about its CA file name
 	 * @param properties the properties
 	 * @param application the application's DataSource properties, or {@code null}
 	 * @param listenerMode whether the target holds only the checkpoint table
 	 */
-	static TributaryConnections open(String name, SourceSettings settings, TributaryProperties properties,
-			DataSourceProperties application, boolean listenerMode) {
+	static TributaryConnections open(String name, SourceSettings settings, SettingNames names,
+			TributaryProperties properties, DataSourceProperties application, boolean listenerMode) {
 		PropertyChecks.checkTargetPool(properties, listenerMode);
 		TributaryProperties.Target target = properties.getTarget();
 		String url = StringUtils.hasText(target.getUrl()) ? target.getUrl() : null;
@@ -79,7 +81,7 @@ public final class TributaryConnections implements AutoCloseable {
 			password = (password != null) ? password : application.determinePassword();
 		}
 		// Same address and TLS settings as the replication connection; the settings' server id goes unused.
-		HikariDataSource source = pool(new HikariDataSource(), "tributary-source" + name, SourceJdbc.url(settings),
+		HikariDataSource source = pool(new HikariDataSource(), "tributary-source" + name, SourceJdbc.url(settings, names),
 				settings.username(), settings.password(), properties.getCopy().getThreads() + 4,
 				settings.connectTimeout());
 		if (!StringUtils.hasText(url) && listenerMode

@@ -82,7 +82,7 @@ class StartupFailuresIT {
 			PipelineStatus status = await("the table failed", context.getBean(Pipeline.class),
 					(s) -> s.tables().get(0).phase() == Phase.FAILED);
 			assertThat(status.tables().get(0).lastError()).contains("copied onto itself")
-				.contains("cdc.tables[].target");
+				.contains("cdc.tables[n].target");
 		});
 	}
 

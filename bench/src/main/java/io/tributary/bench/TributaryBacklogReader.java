@@ -15,6 +15,7 @@ import io.tributary.pipeline.PipelineSettings;
 import io.tributary.pipeline.TableMapping;
 import io.tributary.schema.LayoutReader;
 import io.tributary.schema.TableLayout;
+import io.tributary.settings.SettingNames;
 import io.tributary.source.ChangeHandler;
 import io.tributary.source.Position;
 import io.tributary.source.RowChange;
@@ -118,7 +119,7 @@ final class TributaryBacklogReader implements ReaderMain.BacklogReader {
 		drainer.start(buffer);
 		long started = System.nanoTime();
 		long deadline = started + TimeUnit.MINUTES.toNanos(30);
-		try (BinlogChangeSource source = new BinlogChangeSource(settings(round), handler)) {
+		try (BinlogChangeSource source = new BinlogChangeSource(settings(round), SettingNames.ENGINE, handler)) {
 			source.subscribe(this.layout);
 			source.start(from);
 			if (this.subscribed) {

@@ -19,6 +19,8 @@ import io.tributary.name.TableId;
 import io.tributary.schema.Column;
 import io.tributary.schema.RowKey;
 import io.tributary.schema.TableLayout;
+import io.tributary.settings.Setting;
+import io.tributary.settings.SettingNames;
 import io.tributary.source.Position;
 import io.tributary.source.binlog.SourceQueries;
 import io.tributary.status.TableStatus;
@@ -80,6 +82,8 @@ public final class TableChecksum {
 
 	private final ChecksumProgress progress;
 
+	private final SettingNames names;
+
 	/**
 	 * Creates a pass.
 	 * @param source the source pool
@@ -92,10 +96,11 @@ public final class TableChecksum {
 	 * @param confirmation waits for the table to apply changes up to a position
 	 * @param repair recopies a range
 	 * @param progress receives the counters
+	 * @param names how messages name the settings they point to
 	 */
 	public TableChecksum(DataSource source, DataSource target, TableLayout layout, TableId targetTable,
 			List<String> targetTypes, ChecksumSettings settings, Confirmation confirmation, Repair repair,
-			ChecksumProgress progress) {
+			ChecksumProgress progress, SettingNames names) {
 		this.source = source;
 		this.layout = layout;
 		List<Column> compared = layout.columns().subList(0, targetTypes.size());
@@ -105,6 +110,7 @@ public final class TableChecksum {
 		this.confirmation = confirmation;
 		this.repair = repair;
 		this.progress = progress;
+		this.names = names;
 	}
 
 	/**
@@ -156,9 +162,9 @@ public final class TableChecksum {
 		}
 		this.progress.stillDiffering();
 		if (!this.settings.fixDifferences()) {
-			logger.warn("Chunk {} of {} differs from target {} ({} row(s), such as {}); not repaired "
-					+ "(cdc.checksum.fix-differences is false)", range, this.layout.table(), this.targetSide,
-					differing.size(), differing.iterator().next());
+			logger.warn("Chunk {} of {} differs from target {} ({} row(s), such as {}); not repaired ({} is false)",
+					range, this.layout.table(), this.targetSide, differing.size(), differing.iterator().next(),
+					this.names.of(Setting.CHECKSUM_FIX_DIFFERENCES));
 			return;
 		}
 		logger.warn("Chunk {} of {} differs from target {} ({} row(s), such as {}); recopying it", range,

@@ -89,7 +89,7 @@ final class ChecksumRuns {
 			TableChecksum pass = new TableChecksum(this.runtime.source, this.runtime.target, layout,
 					table.mapping.target(), comparedTypes(layout, table.mapping.target()),
 					this.runtime.settings.checksum(), (head) -> awaitApplied(table, head),
-					(range) -> recopy(table, range), progress);
+					(range) -> recopy(table, range), progress, this.runtime.settings.settingNames());
 			// A table copied again meanwhile is compared by the pass that follows its new snapshot.
 			pass.run(() -> this.runtime.stopRequested() || !table.isActive() || table.phase() == Phase.SNAPSHOTTING);
 			TableStatus.Checksum result = progress.snapshot();

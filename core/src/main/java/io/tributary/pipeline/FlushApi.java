@@ -10,6 +10,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Predicate;
 
 import io.tributary.name.TableId;
+import io.tributary.settings.Setting;
 import io.tributary.source.Position;
 import io.tributary.source.binlog.SourceQueries;
 import io.tributary.status.PipelineStatus;
@@ -114,7 +115,8 @@ final class FlushApi {
 		TableRuntime table = this.runtime.table(id);
 		if (table == null || !table.isActive() || table.phase() == Phase.SNAPSHOTTING) {
 			throw new IllegalStateException("Table " + id + " is not streaming"
-					+ ((table != null) ? " (" + table.phase() + ")" : "; it is not in cdc.tables"));
+					+ ((table != null) ? " (" + table.phase() + ")"
+							: "; it is not in " + this.runtime.settings.settingNames().of(Setting.TABLES)));
 		}
 		awaitConfirmed(SourceQueries.headFileOffset(this.runtime.source), (t) -> t == table, timeout, false);
 		try (Connection connection = this.runtime.source.getConnection();

@@ -16,6 +16,7 @@ import io.tributary.checkpoint.CheckpointStore;
 import io.tributary.copy.Copier;
 import io.tributary.ha.TargetFence;
 import io.tributary.name.TableId;
+import io.tributary.settings.Setting;
 import io.tributary.source.Position;
 import io.tributary.source.binlog.BinlogChangeSource;
 import io.tributary.source.binlog.ServerInfo;
@@ -316,13 +317,13 @@ final class PipelineRuntime {
 
 	/**
 	 * Returns the table replicated from {@code id}.
-	 * @throws IllegalArgumentException when the table is not in {@code cdc.tables}
+	 * @throws IllegalArgumentException when the table is not one of the pipeline's tables
 	 */
 	TableRuntime requireTable(TableId id) {
 		TableRuntime table = this.tables.get(id);
 		if (table == null) {
-			throw new IllegalArgumentException("Table " + id + " is not in cdc.tables; the replicated tables are "
-					+ this.tables.keySet());
+			throw new IllegalArgumentException("Table " + id + " is not in " + this.settings.settingNames().of(Setting.TABLES)
+					+ "; the replicated tables are " + this.tables.keySet());
 		}
 		return table;
 	}

@@ -10,6 +10,8 @@ import io.tributary.checksum.ChecksumSettings;
 import io.tributary.copy.CopySizing;
 import io.tributary.ha.HaSettings;
 import io.tributary.name.TableId;
+import io.tributary.settings.Setting;
+import io.tributary.settings.SettingNames;
 import io.tributary.source.SourceSettings;
 
 /**
@@ -46,19 +48,23 @@ import io.tributary.source.SourceSettings;
  * @param flushWhenIdle whether buffered changes are applied as soon as the reader has read all the
  * source has sent, rather than at the next interval; a key changed again within an interval still
  * waits for the interval
+ * @param settingNames how the pipeline's messages name the settings they point to; the names of
+ * this API unless the settings were built from configuration of another kind
  */
 public record PipelineSettings(String name, SourceSettings source, List<TableMapping> tables, Duration flushInterval,
 		TableId checkpointTable, Duration checkpointInterval, CopySizing copy, int batchRows, long batchBytes,
 		InvalidCheckpointBehavior invalidCheckpointBehavior, long bufferSoftLimitBytes, int flushMaxChanges,
-		int applyConcurrency, ChecksumSettings checksum, ChangeListener listener, HaSettings ha, boolean flushWhenIdle) {
+		int applyConcurrency, ChecksumSettings checksum, ChangeListener listener, HaSettings ha, boolean flushWhenIdle,
+		SettingNames settingNames) {
 
 	public PipelineSettings {
 		Objects.requireNonNull(name, "name");
 		Objects.requireNonNull(source, "source");
 		tables = List.copyOf(tables);
 		Objects.requireNonNull(invalidCheckpointBehavior, "invalidCheckpointBehavior");
+		Objects.requireNonNull(settingNames, "settingNames");
 		if (tables.isEmpty()) {
-			throw new IllegalArgumentException("No tables to replicate: list at least one under cdc.tables");
+			throw new IllegalArgumentException("No tables to replicate: list at least one in " + settingNames.of(Setting.TABLES));
 		}
 		if (flushInterval.isNegative() || flushInterval.isZero()) {
 			throw new IllegalArgumentException("Flush interval must be positive, was " + flushInterval);
@@ -73,7 +79,7 @@ public record PipelineSettings(String name, SourceSettings source, List<TableMap
 			throw new IllegalArgumentException("Chunk and batch sizes must be positive");
 		}
 		if (tables.stream().map(TableMapping::source).distinct().count() != tables.size()) {
-			throw new IllegalArgumentException("A source table is listed twice under cdc.tables");
+			throw new IllegalArgumentException("A source table is listed twice in " + settingNames.of(Setting.TABLES));
 		}
 	}
 
@@ -188,8 +194,8 @@ public record PipelineSettings(String name, SourceSettings source, List<TableMap
 	/**
 	 * What a pipeline does unless told otherwise. Each default is declared here or, for the settings
 	 * of one part, by that part ({@link CopySizing#DEFAULTS}, {@link ChecksumSettings#DEFAULTS},
-	 * {@link ParallelApplier#DEFAULT_CONCURRENCY}, {@link HaSettings#OFF}); the Spring Boot
-	 * properties start from these values too.
+	 * {@link ParallelApplier#DEFAULT_CONCURRENCY}, {@link HaSettings#OFF}, {@link SettingNames#ENGINE});
+	 * the Spring Boot properties start from these values too.
 	 */
 	public static final class Defaults {
 
@@ -268,6 +274,8 @@ public record PipelineSettings(String name, SourceSettings source, List<TableMap
 
 		private boolean flushWhenIdle = Defaults.FLUSH_WHEN_IDLE;
 
+		private SettingNames settingNames = SettingNames.ENGINE;
+
 		private Builder(SourceSettings source, List<TableMapping> tables, TableId checkpointTable) {
 			this.source = source;
 			this.tables = tables;
@@ -292,6 +300,7 @@ public record PipelineSettings(String name, SourceSettings source, List<TableMap
 			this.listener = settings.listener;
 			this.ha = settings.ha;
 			this.flushWhenIdle = settings.flushWhenIdle;
+			this.settingNames = settings.settingNames;
 		}
 
 		public Builder name(String value) {
@@ -381,6 +390,12 @@ public record PipelineSettings(String name, SourceSettings source, List<TableMap
 			return this;
 		}
 
+		/** Sets how messages name the settings, as for settings built from a configuration of another kind. */
+		public Builder settingNames(SettingNames value) {
+			this.settingNames = value;
+			return this;
+		}
+
 		/**
 		 * Returns the settings.
 		 * @throws IllegalArgumentException when a value is out of range, or no table is listed
@@ -389,7 +404,7 @@ public record PipelineSettings(String name, SourceSettings source, List<TableMap
 			return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
 					this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
 					this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener,
-					this.ha, this.flushWhenIdle);
+					this.ha, this.flushWhenIdle, this.settingNames);
 		}
 
 	}

@@ -61,7 +61,8 @@ final class ReplicationRun {
 	ReplicationRun(PipelineSettings settings, DataSource source, DataSource target, CheckpointStore checkpoints,
 			TargetFence fence) {
 		this.runtime = new PipelineRuntime(settings, source, target, checkpoints, fence);
-		this.runtime.readWith(new BinlogChangeSource(settings.source(), new SourceEvents(this.runtime)));
+		this.runtime.readWith(new BinlogChangeSource(settings.source(), settings.settingNames(),
+				new SourceEvents(this.runtime)));
 		TableSetup tableSetup = new TableSetup(this.runtime);
 		this.startup = new Startup(this.runtime, tableSetup);
 		this.checksums = new ChecksumRuns(this.runtime);

@@ -55,7 +55,8 @@ final class SourceEvents implements ChangeHandler {
 		try {
 			TableLayout next;
 			try (Connection connection = this.runtime.source.getConnection()) {
-				next = LayoutReader.readAfterChange(connection, id, table.mapping.key());
+				next = LayoutReader.readAfterChange(connection, id, table.mapping.key(),
+						this.runtime.settings.settingNames());
 			}
 			String change = SchemaChanges.incompatibility(current, next);
 			table.timeline.add(TableEvent.Kind.SCHEMA, "Altered on the source: " + statement

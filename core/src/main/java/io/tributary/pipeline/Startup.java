@@ -74,7 +74,7 @@ final class Startup {
 		Set<TableId> keyed = settings.tables().stream().filter((t) -> !t.key().isEmpty()).map(TableMapping::source)
 				.collect(Collectors.toSet());
 		ServerInfo info = Preflight.check(this.runtime.source, settings.source(),
-				this.runtime.tables().stream().map((t) -> t.mapping.source()).toList(), keyed);
+				this.runtime.tables().stream().map((t) -> t.mapping.source()).toList(), keyed, settings.settingNames());
 		this.runtime.serverFound(info);
 		// Server-wide problems are retried like an unreachable server: a SET GLOBAL fixes most of them.
 		info.requireUsable();

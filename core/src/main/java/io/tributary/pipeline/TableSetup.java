@@ -17,6 +17,8 @@ import io.tributary.copy.Copier;
 import io.tributary.schema.LayoutReader;
 import io.tributary.schema.SchemaException;
 import io.tributary.schema.TableLayout;
+import io.tributary.settings.Setting;
+import io.tributary.settings.SettingNames;
 import io.tributary.source.Position;
 import io.tributary.source.binlog.ResumeCheck;
 import io.tributary.status.TableStatus.Phase;
@@ -92,7 +94,8 @@ final class TableSetup {
 			if (settings.invalidCheckpointBehavior() == InvalidCheckpointBehavior.ERROR) {
 				throw new SchemaException("The checkpoint of " + mapping.source() + " is at " + checkpoint.position()
 						+ ", but " + unavailable + ". Changes made since cannot be read. Either set "
-						+ "cdc.checkpoint.invalid-behavior=restart to snapshot the table again automatically, or "
+						+ settings.settingNames().of(Setting.INVALID_CHECKPOINT_BEHAVIOR)
+						+ "=restart to snapshot the table again automatically, or "
 						+ "resnapshot the table (the resnapshot action) to copy it again");
 			}
 			logger.warn("The checkpoint of {} is at {}, but {}; snapshotting the table again", mapping.source(),
@@ -127,9 +130,11 @@ final class TableSetup {
 	private void refuseCopyOntoItself(TableMapping mapping) throws SQLException {
 		if (mapping.source().toString().equalsIgnoreCase(mapping.target().toString())
 				&& TargetTables.sameServer(this.runtime.source, this.runtime.target)) {
+			SettingNames names = this.runtime.settings.settingNames();
 			throw new SchemaException("Table " + mapping.source() + " would be copied onto itself: its target in "
-					+ "cdc.tables is the same table on the same server. Set cdc.tables[].target to another schema or "
-					+ "table, or point cdc.target.url at another server");
+					+ names.of(Setting.TABLES) + " is the same table on the same server. Set "
+					+ names.of(Setting.TABLE_TARGET) + " to another schema or table, or point "
+					+ names.of(Setting.TARGET_URL) + " at another server");
 		}
 	}
 

@@ -13,6 +13,8 @@ import java.util.Locale;
 import java.util.Map;
 
 import io.tributary.name.TableId;
+import io.tributary.settings.Setting;
+import io.tributary.settings.SettingNames;
 
 /**
  * Reads a {@link TableLayout} from {@code information_schema}.
@@ -49,6 +51,16 @@ public final class LayoutReader {
 	 * @throws SchemaException when the configured key is no such key
 	 */
 	public static TableLayout read(Connection connection, TableId table, List<String> key) throws SQLException {
+		return read(connection, table, key, SettingNames.ENGINE);
+	}
+
+	/**
+	 * As {@link #read(Connection, TableId, List)}, with messages that name settings as {@code names}
+	 * does.
+	 * @param names how messages name the settings they point to
+	 */
+	public static TableLayout read(Connection connection, TableId table, List<String> key, SettingNames names)
+			throws SQLException {
 		List<Column> columns = new ArrayList<>();
 		try (PreparedStatement statement = connection.prepareStatement("""
 				SELECT COLUMN_NAME, DATA_TYPE, COLUMN_TYPE, CHARACTER_SET_NAME, CHARACTER_MAXIMUM_LENGTH,
@@ -66,7 +78,7 @@ public final class LayoutReader {
 		}
 		if (columns.isEmpty()) {
 			throw new SchemaException("Table " + table + " does not exist on the source (or the user lacks SELECT on it); "
-					+ "create it or correct the name in cdc.tables");
+					+ "create it or correct the name in " + names.of(Setting.TABLES));
 		}
 		if (!key.isEmpty()) {
 			return new TableLayout(table, columns, configuredKey(connection, table, columns, key));
@@ -83,12 +95,13 @@ public final class LayoutReader {
 	 * @param connection a connection to the server holding the table
 	 * @param table the table
 	 * @param key names of the key columns, empty for the primary key
+	 * @param names how messages name the settings they point to
 	 * @return the layout as the change left it (or as a later change did)
 	 * @throws SQLException on a database error
 	 * @throws SchemaException as {@link #read(Connection, TableId, List)}
 	 */
-	public static TableLayout readAfterChange(Connection connection, TableId table, List<String> key)
-			throws SQLException {
+	public static TableLayout readAfterChange(Connection connection, TableId table, List<String> key,
+			SettingNames names) throws SQLException {
 		try (Statement statement = connection.createStatement()) {
 			statement.executeQuery("SELECT * FROM " + table.quoted() + " LIMIT 0").close();
 		}
@@ -98,7 +111,7 @@ public final class LayoutReader {
 				throw ex;
 			}
 		}
-		return read(connection, table, key);
+		return read(connection, table, key, names);
 	}
 
 	private static int[] configuredKey(Connection connection, TableId table, List<Column> columns, List<String> key)

@@ -3,6 +3,8 @@ package io.tributary.source;
 import java.time.Duration;
 import java.util.Objects;
 
+import io.tributary.settings.Setting;
+
 /**
  * How to reach a source server as a replica.
  *
@@ -52,7 +54,8 @@ public record SourceSettings(String host, int port, String username, String pass
 		}
 		if (heartbeatInterval.toMillis() < 1) {
 			throw new IllegalArgumentException("Source heartbeat interval must be at least 1 ms, was " + heartbeatInterval
-					+ ": without heartbeats an idle source never reads as caught up (cdc.source.heartbeat-interval)");
+					+ ": without heartbeats an idle source never reads as caught up ("
+					+ Setting.HEARTBEAT_INTERVAL.engineName() + ")");
 		}
 		if (serverId <= 0 || serverId > 0xFFFFFFFFL) {
 			throw new IllegalArgumentException("Source server id must be between 1 and 4294967295, was " + serverId);

@@ -39,7 +39,7 @@ class CheckpointValidationIT {
 		try (RunningPipeline refusing = replication.start()) {
 			// Both resume by GTID: MySQL sees the purge in gtid_purged, MariaDB in the GTID list its oldest file starts at.
 			assertThat(refusing.awaitPhase(Phase.FAILED).lastError()).contains("has purged transactions")
-				.contains("cdc.checkpoint.invalid-behavior=restart")
+				.contains("PipelineSettings.invalidCheckpointBehavior=restart")
 				.contains("resnapshot the table");
 		}
 		Replication restarting = replication

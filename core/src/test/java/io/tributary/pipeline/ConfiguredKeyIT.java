@@ -25,7 +25,7 @@ class ConfiguredKeyIT {
 				"INSERT INTO t VALUES (1, 'x', 1), (1, 'y', 2), (2, 'x', 3)");
 		try (RunningPipeline refused = plain.start()) {
 			assertThat(refused.awaitPhase(Phase.FAILED).lastError()).contains("has no primary key")
-				.contains("cdc.tables[n].key");
+				.contains("TableMapping.key");
 		}
 		TableMapping t = plain.mapping("t");
 		TableMapping byAb = new TableMapping(t.source(), t.target(), List.of("a", "b"));

@@ -58,7 +58,7 @@ class GtidResumeIT {
 			assertThat(third.awaitPhase(Phase.FAILED).lastError())
 				.contains(db.server().isMariaDb() ? "does not hold the checkpoint's transaction 7-99-5"
 						: "does not contain the checkpoint's")
-				.contains("cdc.checkpoint.invalid-behavior=restart");
+				.contains("PipelineSettings.invalidCheckpointBehavior=restart");
 		}
 	}
 

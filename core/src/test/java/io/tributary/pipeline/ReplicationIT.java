@@ -112,7 +112,7 @@ class ReplicationIT {
 			PipelineStatus status = pipeline.awaitStatus("a preflight error", (s) -> s.lastError() != null,
 					Replication.WAIT);
 			assertThat(status.state()).isEqualTo(PipelineStatus.State.STARTING);
-			assertThat(status.lastError()).contains("server_id of the source").contains("cdc.source.server-id");
+			assertThat(status.lastError()).contains("server_id of the source").contains("SourceSettings.serverId");
 			assertThat(status.source().flavor()).isEqualTo(db.server().isMariaDb() ? "MARIADB" : "MYSQL");
 		}
 	}

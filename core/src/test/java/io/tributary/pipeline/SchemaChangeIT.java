@@ -64,7 +64,8 @@ class SchemaChangeIT {
 
 	@Test
 	void renameStopsTheTable(TestDatabase db) throws Exception {
-		assertThat(errorAfter(db, "rename", "RENAME TABLE t TO t_old")).contains("was renamed").contains("cdc.tables");
+		assertThat(errorAfter(db, "rename", "RENAME TABLE t TO t_old")).contains("was renamed")
+			.contains("PipelineSettings.tables");
 	}
 
 	@Test

@@ -9,6 +9,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import io.tributary.settings.SettingNames;
 import io.tributary.source.SourceSettings;
 import io.tributary.source.SslMode;
 import io.tributary.source.binlog.BinlogChangeSource;
@@ -49,7 +50,7 @@ class Sha2AccountIT {
 					20_000 + ThreadLocalRandom.current().nextInt(1_000_000), null, null, mode, null);
 			// The binlog connection logs in first, before any JDBC connection has put the account's
 			// hash into the server's cache: the full exchange.
-			try (BinlogChangeSource reader = new BinlogChangeSource(account, new IgnoringHandler())) {
+			try (BinlogChangeSource reader = new BinlogChangeSource(account, SettingNames.ENGINE, new IgnoringHandler())) {
 				reader.start(SourceQueries.head(replication.pool()));
 				Await.until(mode + " binlog login", Replication.WAIT, () -> {
 					assertThat(reader.lastError()).as("%s binlog login", mode).isNull();

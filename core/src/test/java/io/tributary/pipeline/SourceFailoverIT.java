@@ -84,7 +84,7 @@ class SourceFailoverIT {
 				for (String table : TABLES) {
 					assertThat(refusing.awaitTable(table, (t) -> t.phase() == Phase.FAILED).lastError())
 						.contains("points into the binary log of the server with server_id")
-						.contains("cdc.checkpoint.invalid-behavior=restart")
+						.contains("PipelineSettings.invalidCheckpointBehavior=restart")
 						.contains("resnapshot the table");
 				}
 			}

@@ -169,7 +169,7 @@ class TableControlIT {
 		try (RunningPipeline running = streaming(replication)) {
 			Pipeline pipeline = running.pipeline();
 			assertThatThrownBy(() -> pipeline.pause(id(replication, "nowhere")))
-				.isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not in cdc.tables");
+				.isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not in PipelineSettings.tables");
 			assertThatThrownBy(() -> pipeline.resume(id(replication, "a"))).hasMessageContaining("not paused");
 			assertThatThrownBy(() -> pipeline.restart(id(replication, "a"))).hasMessageContaining("only a failed table");
 		}

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.tributary.name.TableId;
+import io.tributary.settings.SettingNames;
 import io.tributary.test.Await;
 import io.tributary.test.DatabaseExtension;
 import io.tributary.test.TestDatabase;
@@ -37,7 +38,7 @@ class LayoutReaderIT {
 			statement.execute("LOCK TABLES t WRITE");
 			CompletableFuture<TableLayout> read = CompletableFuture.supplyAsync(() -> {
 				try (Connection connection = pool.getConnection()) {
-					return LayoutReader.readAfterChange(connection, table, List.of());
+					return LayoutReader.readAfterChange(connection, table, List.of(), SettingNames.ENGINE);
 				}
 				catch (Exception ex) {
 					throw new IllegalStateException(ex);

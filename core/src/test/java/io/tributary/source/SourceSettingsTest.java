@@ -17,7 +17,7 @@ class SourceSettingsTest {
 	@Test
 	void refusesAnIntervalThatWouldTurnHeartbeatsOff() {
 		assertThatIllegalArgumentException().isThrownBy(() -> settings(Duration.ZERO))
-			.withMessageContaining("cdc.source.heartbeat-interval");
+			.withMessageContaining("SourceSettings.heartbeatInterval");
 		assertThatIllegalArgumentException().isThrownBy(() -> settings(Duration.ofNanos(500_000)));
 		assertThatIllegalArgumentException().isThrownBy(() -> settings(Duration.ofSeconds(-1)));
 		assertThat(settings(Duration.ofMillis(1)).heartbeatInterval()).isEqualTo(Duration.ofMillis(1));

@@ -16,6 +16,7 @@ import org.slf4j.LoggerFactory;
 
 import io.tributary.name.TableId;
 import io.tributary.schema.TableLayout;
+import io.tributary.settings.SettingNames;
 import io.tributary.source.ChangeHandler;
 import io.tributary.source.Position;
 import io.tributary.source.RowChange;
@@ -72,11 +73,15 @@ public final class BinlogChangeSource implements AutoCloseable {
 
 	private final ChangeHandler handler;
 
-	public BinlogChangeSource(SourceSettings settings, ChangeHandler handler) {
+	private final SettingNames names;
+
+	/** Creates a reader whose messages name settings as {@code names} does, such as {@link SettingNames#ENGINE}. */
+	public BinlogChangeSource(SourceSettings settings, SettingNames names, ChangeHandler handler) {
 		this.settings = settings;
+		this.names = names;
 		this.handler = handler;
-		this.rows = new RowEventDispatch(handler);
-		this.boundaries = new TransactionBoundaries(this.rows, this::abandonConnection, settings.gtidPositioning());
+		this.rows = new RowEventDispatch(handler, names);
+		this.boundaries = new TransactionBoundaries(this.rows, this::abandonConnection, settings.gtidPositioning(), names);
 		this.boundaries.onCaughtUp(handler::onCaughtUp);
 		this.rows.readingAt(this.boundaries::delivered);
 		this.rows.timedBy(this::lastEventTimestamp);
@@ -283,8 +288,8 @@ public final class BinlogChangeSource implements AutoCloseable {
 	}
 
 	private BinaryLogClient newClient(Position from) {
-		BinaryLogClient next = ConnectionOptions.client(this.settings, from, this.boundaries.resumesByGtid(from),
-				StreamDeserializer.create(this.rows, this.boundaries::readAll));
+		BinaryLogClient next = ConnectionOptions.client(this.settings, this.names, from,
+				this.boundaries.resumesByGtid(from), StreamDeserializer.create(this.rows, this.boundaries::readAll));
 		next.registerEventListener(this::onEvent);
 		next.registerLifecycleListener(new BinaryLogClient.AbstractLifecycleListener() {
 

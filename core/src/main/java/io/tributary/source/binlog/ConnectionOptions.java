@@ -4,6 +4,7 @@ import com.github.shyiko.mysql.binlog.BinaryLogClient;
 import com.github.shyiko.mysql.binlog.event.Event;
 import com.github.shyiko.mysql.binlog.event.deserialization.EventDeserializer;
 
+import io.tributary.settings.SettingNames;
 import io.tributary.source.Position;
 import io.tributary.source.SourceSettings;
 
@@ -20,11 +21,12 @@ final class ConnectionOptions {
 	/**
 	 * Returns a client, not yet connected, that reads from {@code from}.
 	 * @param settings the source
+	 * @param names how messages about the connection name the settings they point to
 	 * @param from the transaction boundary to read from
 	 * @param byGtid whether to position by the GTIDs of {@code from} rather than its file and offset
 	 * @param deserializer decodes the events
 	 */
-	static BinaryLogClient client(SourceSettings settings, Position from, boolean byGtid,
+	static BinaryLogClient client(SourceSettings settings, SettingNames names, Position from, boolean byGtid,
 			EventDeserializer deserializer) {
 		BinaryLogClient client = new BinaryLogClient(settings.host(), settings.port(), settings.username(),
 				settings.password()) {
@@ -47,7 +49,7 @@ final class ConnectionOptions {
 		client.setKeepAlive(false);
 		// Lets the reader tell whether it has read all the source sent without a system call per transaction.
 		client.setSocketFactory(PacketAlignedSocket::new);
-		SourceTls.configure(client, settings);
+		SourceTls.configure(client, settings, names);
 		client.setConnectTimeout(settings.connectTimeout().toMillis());
 		// Heartbeats are what moves the delivered position of an idle source to its head.
 		client.setHeartbeatInterval(settings.heartbeatInterval().toMillis());

@@ -16,6 +16,8 @@ import java.util.stream.Collectors;
 import javax.sql.DataSource;
 
 import io.tributary.name.TableId;
+import io.tributary.settings.Setting;
+import io.tributary.settings.SettingNames;
 import io.tributary.source.SourceSettings;
 import io.tributary.source.binlog.ServerInfo.Flavor;
 
@@ -64,6 +66,16 @@ public final class Preflight {
 	 */
 	public static ServerInfo check(DataSource source, SourceSettings settings, List<TableId> tables,
 			Set<TableId> keyConfigured) throws SQLException {
+		return check(source, settings, tables, keyConfigured, SettingNames.ENGINE);
+	}
+
+	/**
+	 * As {@link #check(DataSource, SourceSettings, List, Set)}, with messages that name settings as
+	 * {@code names} does.
+	 * @param names how the messages name the settings they point to
+	 */
+	public static ServerInfo check(DataSource source, SourceSettings settings, List<TableId> tables,
+			Set<TableId> keyConfigured, SettingNames names) throws SQLException {
 		String where = address(settings.host(), settings.port());
 		try (Connection connection = source.getConnection()) {
 			String version;
@@ -80,14 +92,15 @@ public final class Preflight {
 			Map<String, String> variables = variables(connection);
 			long serverId = Long.parseLong(variables.getOrDefault("server_id", "0").trim());
 			List<String> problems = new ArrayList<>(BinlogSettingsCheck.problems(variables, where));
-			String serverIdProblem = serverIdProblem(settings.serverId(), serverId, where);
+			String serverIdProblem = serverIdProblem(settings.serverId(), serverId, where, names);
 			if (serverIdProblem != null) {
 				problems.add(serverIdProblem);
 			}
 			problems.addAll(PrivilegeCheck.problems(connection, account, flavor, version, where));
 			Map<TableId, String> tableProblems = new LinkedHashMap<>();
 			for (TableId table : tables) {
-				String problem = TableCheck.problem(connection, table, account, where, keyConfigured.contains(table));
+				String problem = TableCheck.problem(connection, table, account, where, keyConfigured.contains(table),
+						names);
 				if (problem != null) {
 					tableProblems.putIfAbsent(table, problem);
 				}
@@ -113,15 +126,16 @@ public final class Preflight {
 	 * @param replicaServerId the configured replica server id
 	 * @param sourceServerId the source's {@code @@server_id}
 	 * @param where the server, as {@code host:port}, for the message
+	 * @param names how the message names the server id setting
 	 * @return a message when the two are equal, otherwise {@code null}
 	 */
-	static String serverIdProblem(long replicaServerId, long sourceServerId, String where) {
+	static String serverIdProblem(long replicaServerId, long sourceServerId, String where, SettingNames names) {
 		if (replicaServerId != sourceServerId) {
 			return null;
 		}
 		return "Replica server id " + replicaServerId + " is also the server_id of the source " + where
 				+ "; every server in a replication topology needs its own id: "
-				+ "set cdc.source.server-id to a different value";
+				+ "set " + names.of(Setting.SERVER_ID) + " to a different value";
 	}
 
 	/**

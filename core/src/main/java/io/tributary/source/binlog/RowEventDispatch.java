@@ -19,6 +19,8 @@ import io.tributary.schema.Column;
 import io.tributary.schema.SchemaException;
 import io.tributary.schema.TableLayout;
 import io.tributary.schema.Values;
+import io.tributary.settings.Setting;
+import io.tributary.settings.SettingNames;
 import io.tributary.source.ChangeHandler;
 import io.tributary.source.Position;
 import io.tributary.source.RowChange;
@@ -34,6 +36,9 @@ final class RowEventDispatch {
 	private static final Logger logger = LoggerFactory.getLogger(RowEventDispatch.class);
 
 	private final ChangeHandler handler;
+
+	/** How messages name the settings they point to. */
+	private final SettingNames names;
 
 	/** What was read, for the status. */
 	private final ReadCounters counters = new ReadCounters();
@@ -74,8 +79,9 @@ final class RowEventDispatch {
 	/** The timestamp (epoch millis) of the event being handled, which its changes carry. */
 	private LongSupplier eventTime = () -> 0;
 
-	RowEventDispatch(ChangeHandler handler) {
+	RowEventDispatch(ChangeHandler handler, SettingNames names) {
 		this.handler = handler;
+		this.names = names;
 	}
 
 	void subscribe(TableLayout layout) {
@@ -302,7 +308,8 @@ final class RowEventDispatch {
 					this.counters.schemaMismatch();
 					String verb = (statement.kind() == SchemaStatement.Kind.DROP) ? "dropped" : "renamed";
 					failTable(table, "Table " + table + " was " + verb + " on the source (" + abbreviate(sql)
-							+ "); Tributary stopped following it. Remove it from cdc.tables, or point cdc.tables at its "
+							+ "); Tributary stopped following it. Remove it from " + this.names.of(Setting.TABLES)
+							+ ", or point " + this.names.of(Setting.TABLES) + " at its "
 							+ "new name and delete its row from the checkpoint table so it is snapshotted again");
 				}
 			}

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.StringJoiner;
 
+import io.tributary.settings.SettingNames;
 import io.tributary.source.SourceSettings;
 import io.tributary.source.SslMode;
 
@@ -39,6 +40,17 @@ public final class SourceJdbc {
 	 * trust store cannot be written
 	 */
 	public static String url(SourceSettings settings) {
+		return url(settings, SettingNames.ENGINE);
+	}
+
+	/**
+	 * As {@link #url(SourceSettings)}, with messages that name settings as {@code names} does.
+	 * @param settings the source settings
+	 * @param names how messages about the CA file name the settings they point to
+	 * @return the URL
+	 * @throws IllegalStateException as {@link #url(SourceSettings)}
+	 */
+	public static String url(SourceSettings settings, SettingNames names) {
 		Map<String, String> parameters = new LinkedHashMap<>();
 		SslMode mode = settings.sslMode();
 		parameters.put("sslMode", mode.name());
@@ -46,7 +58,7 @@ public final class SourceJdbc {
 			parameters.put("allowPublicKeyRetrieval", "true");
 		}
 		if ((mode == SslMode.VERIFY_CA || mode == SslMode.VERIFY_IDENTITY) && settings.sslCa() != null) {
-			parameters.put("trustCertificateKeyStoreUrl", SourceTls.trustStoreFile(settings).toUri().toString());
+			parameters.put("trustCertificateKeyStoreUrl", SourceTls.trustStoreFile(settings, names).toUri().toString());
 			parameters.put("trustCertificateKeyStoreType", "PKCS12");
 			parameters.put("trustCertificateKeyStorePassword", SourceTls.trustStorePassword());
 		}

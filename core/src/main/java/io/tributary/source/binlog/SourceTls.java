@@ -37,6 +37,8 @@ import com.github.shyiko.mysql.binlog.BinaryLogClient;
 import com.github.shyiko.mysql.binlog.network.SSLMode;
 import com.github.shyiko.mysql.binlog.network.SSLSocketFactory;
 
+import io.tributary.settings.Setting;
+import io.tributary.settings.SettingNames;
 import io.tributary.source.SourceSettings;
 import io.tributary.source.SslMode;
 
@@ -56,10 +58,6 @@ import io.tributary.source.SslMode;
  */
 final class SourceTls {
 
-	private static final String CA_PROPERTY = "cdc.source.ssl-ca";
-
-	private static final String MODE_PROPERTY = "cdc.source.ssl-mode";
-
 	/** Protects the integrity of the trust store files written for JDBC; they hold only public certificates. */
 	private static final String TRUST_STORE_PASSWORD = newPassword();
 
@@ -73,13 +71,14 @@ final class SourceTls {
 	 * Configures TLS of a replication client.
 	 * @param client the client, not yet connected
 	 * @param settings the source settings
+	 * @param names how messages about TLS name the settings they point to
 	 * @throws IllegalStateException if the CA file cannot be read or holds no certificate
 	 */
-	static void configure(BinaryLogClient client, SourceSettings settings) {
+	static void configure(BinaryLogClient client, SourceSettings settings, SettingNames names) {
 		SslMode mode = settings.sslMode();
 		if (mode == SslMode.VERIFY_CA || mode == SslMode.VERIFY_IDENTITY) {
 			client.setSSLMode(SSLMode.VERIFY_CA);
-			client.setSslSocketFactory(new VerifyingSocketFactory(sslContext(settings), settings.host(),
+			client.setSslSocketFactory(new VerifyingSocketFactory(sslContext(settings, names), settings.host(),
 					settings.port(), mode == SslMode.VERIFY_IDENTITY));
 		}
 		else {
@@ -92,27 +91,28 @@ final class SourceTls {
 	 * drivers that cannot read PEM. The file is written once per distinct CA content, readable
 	 * only by its owner where the file system allows, and deleted when the JVM exits.
 	 * @param settings settings whose {@link SourceSettings#sslCa()} is set
+	 * @param names how messages about the CA file name the settings they point to
 	 * @return the file
 	 * @throws IllegalStateException if the CA file cannot be read or holds no certificate
 	 */
-	static Path trustStoreFile(SourceSettings settings) {
-		byte[] pem = readCaFile(settings.sslCa());
+	static Path trustStoreFile(SourceSettings settings, SettingNames names) {
+		byte[] pem = readCaFile(settings.sslCa(), names);
 		String key = sha256(pem);
 		// Written again if something (a temporary directory cleaner) removed it meanwhile.
 		return trustStores.compute(key, (ignored, written) -> (written != null && Files.isRegularFile(written))
-				? written : writeTrustStore(settings.sslCa(), pem));
+				? written : writeTrustStore(settings.sslCa(), pem, names));
 	}
 
-	/** The password of every file {@link #trustStoreFile(SourceSettings)} returns. */
+	/** The password of every file {@link #trustStoreFile(SourceSettings, SettingNames)} returns. */
 	static String trustStorePassword() {
 		return TRUST_STORE_PASSWORD;
 	}
 
-	private static SSLContext sslContext(SourceSettings settings) {
+	private static SSLContext sslContext(SourceSettings settings, SettingNames names) {
 		String trusted = (settings.sslCa() != null) ? "the CA file " + settings.sslCa() : "the JVM's trust store";
 		try {
-			KeyStore anchors = (settings.sslCa() != null) ? trustStore(settings.sslCa(), readCaFile(settings.sslCa()))
-					: null;
+			KeyStore anchors = (settings.sslCa() != null)
+					? trustStore(settings.sslCa(), readCaFile(settings.sslCa(), names), names) : null;
 			TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
 			factory.init(anchors);
 			X509ExtendedTrustManager delegate = null;
@@ -127,7 +127,8 @@ final class SourceTls {
 						+ "standard JSSE provider");
 			}
 			SSLContext context = SSLContext.getInstance("TLS");
-			context.init(null, new TrustManager[] { new ExplainingTrustManager(delegate, trusted, settings) }, null);
+			TrustManager explaining = new ExplainingTrustManager(delegate, trusted, settings, names);
+			context.init(null, new TrustManager[] { explaining }, null);
 			return context;
 		}
 		catch (GeneralSecurityException ex) {
@@ -136,33 +137,35 @@ final class SourceTls {
 		}
 	}
 
-	private static byte[] readCaFile(String file) {
+	private static byte[] readCaFile(String file, SettingNames names) {
+		String property = names.of(Setting.SSL_CA);
 		try {
 			return Files.readAllBytes(Paths.get(file));
 		}
 		catch (NoSuchFileException ex) {
-			throw new IllegalStateException("The source's CA file " + file + " (" + CA_PROPERTY + ") does not exist; "
-					+ "point " + CA_PROPERTY + " at the PEM file of the certificate authority that signed the source's "
+			throw new IllegalStateException("The source's CA file " + file + " (" + property + ") does not exist; "
+					+ "point " + property + " at the PEM file of the certificate authority that signed the source's "
 					+ "certificate", ex);
 		}
 		catch (IOException ex) {
-			throw new IllegalStateException("Cannot read the source's CA file " + file + " (" + CA_PROPERTY + "): "
+			throw new IllegalStateException("Cannot read the source's CA file " + file + " (" + property + "): "
 					+ ex.getMessage() + "; make it readable by this process", ex);
 		}
 	}
 
-	private static KeyStore trustStore(String file, byte[] pem) {
+	private static KeyStore trustStore(String file, byte[] pem, SettingNames names) {
+		String property = names.of(Setting.SSL_CA);
 		Collection<? extends Certificate> certificates;
 		try {
 			certificates = CertificateFactory.getInstance("X.509").generateCertificates(new ByteArrayInputStream(pem));
 		}
 		catch (CertificateException ex) {
-			throw new IllegalStateException("The source's CA file " + file + " (" + CA_PROPERTY + ") is not a valid "
+			throw new IllegalStateException("The source's CA file " + file + " (" + property + ") is not a valid "
 					+ "PEM certificate file: " + ex.getMessage() + "; it must hold one or more '-----BEGIN "
 					+ "CERTIFICATE-----' blocks", ex);
 		}
 		if (certificates.isEmpty()) {
-			throw new IllegalStateException("The source's CA file " + file + " (" + CA_PROPERTY + ") holds no "
+			throw new IllegalStateException("The source's CA file " + file + " (" + property + ") holds no "
 					+ "certificate; it must hold one or more '-----BEGIN CERTIFICATE-----' blocks");
 		}
 		try {
@@ -180,8 +183,8 @@ final class SourceTls {
 		}
 	}
 
-	private static Path writeTrustStore(String file, byte[] pem) {
-		KeyStore store = trustStore(file, pem);
+	private static Path writeTrustStore(String file, byte[] pem, SettingNames names) {
+		KeyStore store = trustStore(file, pem, names);
 		Path path = null;
 		try {
 			if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
@@ -274,10 +277,14 @@ final class SourceTls {
 
 		private final SourceSettings settings;
 
-		ExplainingTrustManager(X509ExtendedTrustManager delegate, String trusted, SourceSettings settings) {
+		private final SettingNames names;
+
+		ExplainingTrustManager(X509ExtendedTrustManager delegate, String trusted, SourceSettings settings,
+				SettingNames names) {
 			this.delegate = delegate;
 			this.trusted = trusted;
 			this.settings = settings;
+			this.names = names;
 		}
 
 		@Override
@@ -328,15 +335,17 @@ final class SourceTls {
 				trustedChain = false;
 			}
 			String message;
+			String mode = this.names.of(Setting.SSL_MODE);
 			if (trustedChain) {
 				message = "The " + certificate + " of source " + where + " does not name host '" + this.settings.host()
 						+ "' (" + ex.getMessage() + "). Connect by a name or address the certificate lists among its "
-						+ "subject alternative names, or set " + MODE_PROPERTY + " to verify-ca to check the issuer only";
+						+ "subject alternative names, or set " + mode + " to verify-ca to check the issuer only";
 			}
 			else {
 				message = "The " + certificate + " of source " + where + " is not trusted by " + this.trusted + " ("
-						+ ex.getMessage() + "). Set " + CA_PROPERTY + " to the PEM file of the certificate authority that "
-						+ "signed the source's certificate, or set " + MODE_PROPERTY + " to required to encrypt without "
+						+ ex.getMessage() + "). Set " + this.names.of(Setting.SSL_CA) + " to the PEM file of the "
+						+ "certificate authority that signed the source's certificate, or set " + mode + " to required "
+						+ "to encrypt without "
 						+ "verifying";
 			}
 			return new CertificateException(message, ex);

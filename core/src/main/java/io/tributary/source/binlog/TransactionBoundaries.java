@@ -12,6 +12,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.tributary.source.Position;
+import io.tributary.settings.Setting;
+import io.tributary.settings.SettingNames;
 
 /**
  * Follows a replication stream event by event and keeps the delivered position: the last
@@ -43,6 +45,9 @@ final class TransactionBoundaries {
 	/** Whether a position with GTIDs is resumed by them; false follows file and offset only. */
 	private final boolean gtidPositioning;
 
+	/** How messages name the settings they point to. */
+	private final SettingNames names;
+
 	/** {@code server_id} of the server the current connection reads, or 0 when unknown. */
 	private long serverId;
 
@@ -72,13 +77,15 @@ final class TransactionBoundaries {
 	};
 
 	TransactionBoundaries(RowEventDispatch rows, Consumer<String> abandon) {
-		this(rows, abandon, true);
+		this(rows, abandon, true, SettingNames.ENGINE);
 	}
 
-	TransactionBoundaries(RowEventDispatch rows, Consumer<String> abandon, boolean gtidPositioning) {
+	TransactionBoundaries(RowEventDispatch rows, Consumer<String> abandon, boolean gtidPositioning,
+			SettingNames names) {
 		this.rows = rows;
 		this.abandon = abandon;
 		this.gtidPositioning = gtidPositioning;
+		this.names = names;
 	}
 
 	/** Sets what to tell when a transaction ends with nothing more to read; before the first connection. */
@@ -146,7 +153,8 @@ final class TransactionBoundaries {
 				+ " in the binary log of server_id " + from.serverId() + "; a binlog file and offset mean "
 				+ "nothing on another server, so reading stops here. Restart Tributary: tables whose checkpoint "
 				+ "has no GTIDs to resume by are then refused, or snapshotted again with "
-				+ "cdc.checkpoint.invalid-behavior=restart (see docs/high-availability.md, source failover)";
+				+ this.names.of(Setting.INVALID_CHECKPOINT_BEHAVIOR) + "=restart (see docs/high-availability.md, "
+				+ "source failover)";
 	}
 
 	void handle(EventHeaderV4 header, EventData data) {

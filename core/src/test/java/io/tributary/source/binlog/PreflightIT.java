@@ -123,7 +123,7 @@ class PreflightIT {
 			ServerInfo info = Preflight.check(source, settings(sourceServerId), List.of());
 			assertThat(info.problems()).containsExactly("Replica server id " + sourceServerId
 					+ " is also the server_id of the source " + where + "; every server in a replication topology "
-					+ "needs its own id: set cdc.source.server-id to a different value");
+					+ "needs its own id: set SourceSettings.serverId to a different value");
 			assertThat(info.isUsable()).isFalse();
 		}
 	}
@@ -185,16 +185,16 @@ class PreflightIT {
 			assertThat(info.tableProblems().get(keyless)).isEqualTo("Table " + keyless + " on " + where
 					+ " has no primary key; Tributary merges changes by key. Add one: ALTER TABLE `" + schema
 					+ "`.`keyless` ADD PRIMARY KEY (...), or name the columns of a unique key whose columns are all NOT NULL "
-					+ "in the table's cdc.tables[n].key");
+					+ "in the table's TableMapping.key");
 			assertThat(info.tableProblems().get(missing)).isEqualTo("Table " + missing + " does not exist on " + where
-					+ "; create it or correct the name in cdc.tables");
+					+ "; create it or correct the name in PipelineSettings.tables");
 			assertThat(info.tableProblems().get(hidden)).isEqualTo("User " + account + " cannot SELECT from " + hidden
 					+ " on " + where + ": GRANT SELECT ON `" + secret + "`.`hidden` TO " + account);
 			assertThat(info.tableProblems().get(view)).isEqualTo("Table " + view + " on " + where
 					+ " is a view, whose rows never appear in the binary log: replicate the tables it selects from "
 					+ "instead");
 			assertThat(info.tableProblems().get(broken)).startsWith("Table " + broken + " on " + where
-					+ " cannot be read (").endsWith("); repair it or remove it from cdc.tables");
+					+ " cannot be read (").endsWith("); repair it or remove it from PipelineSettings.tables");
 		}
 	}
 

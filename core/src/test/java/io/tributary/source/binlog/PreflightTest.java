@@ -6,6 +6,8 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+import io.tributary.settings.Setting;
+import io.tributary.settings.SettingNames;
 import io.tributary.source.binlog.ServerInfo.Flavor;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -116,10 +118,17 @@ class PreflightTest {
 
 	@Test
 	void reportsReplicaServerIdEqualToSourceServerId() {
-		assertThat(Preflight.serverIdProblem(1, 2, WHERE)).isNull();
-		assertThat(Preflight.serverIdProblem(7, 7, WHERE)).isEqualTo("Replica server id 7 is also the server_id of "
-				+ "the source db.example:3306; every server in a replication topology needs its own id: "
-				+ "set cdc.source.server-id to a different value");
+		assertThat(Preflight.serverIdProblem(1, 2, WHERE, SettingNames.ENGINE)).isNull();
+		assertThat(Preflight.serverIdProblem(7, 7, WHERE, SettingNames.ENGINE)).isEqualTo("Replica server id 7 is also "
+				+ "the server_id of the source db.example:3306; every server in a replication topology needs its own id: "
+				+ "set SourceSettings.serverId to a different value");
+	}
+
+	@Test
+	void namesTheServerIdAsThePipelinesSettingsNameIt() {
+		SettingNames properties = (setting) -> (setting == Setting.SERVER_ID) ? "cdc.sources.eu.server-id" : "elsewhere";
+		assertThat(Preflight.serverIdProblem(7, 7, WHERE, properties))
+			.endsWith("needs its own id: set cdc.sources.eu.server-id to a different value");
 	}
 
 	@Test

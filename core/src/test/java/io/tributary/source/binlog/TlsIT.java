@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.tributary.settings.SettingNames;
 import io.tributary.source.SourceSettings;
 import io.tributary.source.SslMode;
 import io.tributary.test.Await;
@@ -134,7 +135,7 @@ class TlsIT {
 		assertThatThrownBy(() -> jdbc(settings).close()).isInstanceOf(SQLException.class)
 			.hasStackTraceContaining("CertPathValidatorException");
 		assertThat(replicationError(settings)).contains("is not trusted by the CA file " + otherCa)
-			.contains("cdc.source.ssl-ca");
+			.contains("SourceSettings.sslCa");
 	}
 
 	@Test
@@ -211,7 +212,7 @@ class TlsIT {
 	 */
 	private void assertReplicates(SourceSettings settings) throws Exception {
 		DataSource admin = this.server.dataSource(null);
-		try (BinlogChangeSource source = new BinlogChangeSource(settings, new IgnoringHandler())) {
+		try (BinlogChangeSource source = new BinlogChangeSource(settings, SettingNames.ENGINE, new IgnoringHandler())) {
 			source.start(SourceQueries.head(admin));
 			Await.until("binlog reader with " + settings.sslMode() + " connected", TIMEOUT, () -> {
 				if (source.isConnected() && dumpThreads(admin) > 0) {
@@ -225,7 +226,7 @@ class TlsIT {
 
 	/** Starts a binlog reader that is expected to fail, and returns its first error. */
 	private String replicationError(SourceSettings settings) throws Exception {
-		try (BinlogChangeSource source = new BinlogChangeSource(settings, new IgnoringHandler())) {
+		try (BinlogChangeSource source = new BinlogChangeSource(settings, SettingNames.ENGINE, new IgnoringHandler())) {
 			source.start(SourceQueries.head(this.server.dataSource(null)));
 			Await.until("binlog reader with " + settings.sslMode() + " failed", TIMEOUT, () -> {
 				if (source.lastError() != null) {

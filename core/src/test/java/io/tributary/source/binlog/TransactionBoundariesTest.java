@@ -15,6 +15,7 @@ import com.github.shyiko.mysql.binlog.event.RotateEventData;
 import com.github.shyiko.mysql.binlog.io.ByteArrayInputStream;
 import org.junit.jupiter.api.Test;
 
+import io.tributary.settings.SettingNames;
 import io.tributary.source.Position;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -32,7 +33,7 @@ class TransactionBoundariesTest {
 	private final List<String> abandoned = new ArrayList<>();
 
 	private final TransactionBoundaries boundaries = new TransactionBoundaries(
-			new RowEventDispatch(new IgnoringHandler()), this.abandoned::add);
+			new RowEventDispatch(new IgnoringHandler(), SettingNames.ENGINE), this.abandoned::add);
 
 	@Test
 	void heartbeatAfterTheFirstRotateOfAGtidConnectionMovesDeliveredToTheHead() {
@@ -139,14 +140,14 @@ class TransactionBoundariesTest {
 
 	@Test
 	void aConnectionByFileAndOffsetToAnotherServerIsRefused() {
-		TransactionBoundaries byFile = new TransactionBoundaries(new RowEventDispatch(new IgnoringHandler()),
-				this.abandoned::add, false);
+		TransactionBoundaries byFile = new TransactionBoundaries(new RowEventDispatch(new IgnoringHandler(),
+				SettingNames.ENGINE), this.abandoned::add, false, SettingNames.ENGINE);
 		Position from = Position.of(FILE, 2_000, UUID + ":1-10", 1);
 		byFile.startAt(from);
 		assertThat(byFile.resumesByGtid(from)).as("GTID positioning off").isFalse();
 		byFile.connecting(from);
 		assertThat(byFile.connectedTo(2)).contains("server_id 2").contains("server_id 1")
-			.contains("cdc.checkpoint.invalid-behavior=restart");
+			.contains("PipelineSettings.invalidCheckpointBehavior=restart");
 		byFile.connecting(from);
 		assertThat(byFile.connectedTo(1)).as("the same server").isNull();
 		Position written = Position.of(FILE, 2_000);
