@@ -143,7 +143,7 @@ public final class TributaryAutoConfiguration {
 				}
 				return new JdbcCheckpointStore(connections.target(),
 						ConfiguredPipelines.checkpointTable(properties, connections.targetSchema()),
-						properties.getCheckpoint().getPipeline());
+						properties.getCheckpoint().getPipeline(), ConfiguredSource.single(properties).settingNames());
 			}
 
 			@Bean

@@ -20,6 +20,8 @@ import io.tributary.ha.FencedTransaction;
 import io.tributary.ha.TargetFence;
 import io.tributary.jdbc.Sessions;
 import io.tributary.name.TableId;
+import io.tributary.settings.Setting;
+import io.tributary.settings.SettingNames;
 import io.tributary.source.Position;
 import io.tributary.status.Causes;
 
@@ -42,26 +44,41 @@ public final class JdbcCheckpointStore implements CheckpointStore {
 
 	private final TargetFence fence;
 
+	private final SettingNames names;
+
 	/**
-	 * Creates a store.
+	 * Creates a store whose messages name settings in the engine's terms.
 	 * @param target the target pool
 	 * @param table the checkpoint table
 	 * @param pipeline name of the pipeline whose rows this store reads and writes
 	 */
 	public JdbcCheckpointStore(DataSource target, TableId table, String pipeline) {
-		this(target, table, pipeline, TargetFence.NONE);
+		this(target, table, pipeline, SettingNames.ENGINE);
 	}
 
-	private JdbcCheckpointStore(DataSource target, TableId table, String pipeline, TargetFence fence) {
+	/**
+	 * Creates a store.
+	 * @param target the target pool
+	 * @param table the checkpoint table
+	 * @param pipeline name of the pipeline whose rows this store reads and writes
+	 * @param names how its messages name the settings they point to
+	 */
+	public JdbcCheckpointStore(DataSource target, TableId table, String pipeline, SettingNames names) {
+		this(target, table, pipeline, TargetFence.NONE, names);
+	}
+
+	private JdbcCheckpointStore(DataSource target, TableId table, String pipeline, TargetFence fence,
+			SettingNames names) {
 		this.target = target;
 		this.table = table;
 		this.pipeline = pipeline;
 		this.fence = fence;
+		this.names = names;
 	}
 
 	@Override
 	public JdbcCheckpointStore fencedBy(TargetFence other) {
-		return new JdbcCheckpointStore(this.target, this.table, this.pipeline, other);
+		return new JdbcCheckpointStore(this.target, this.table, this.pipeline, other, this.names);
 	}
 
 	/** Returns the checkpoint table. */
@@ -183,7 +200,7 @@ public final class JdbcCheckpointStore implements CheckpointStore {
 	/** Advice that fits the cause: reach the server, or grant what the statement needs. */
 	private String advice(SQLException ex) {
 		if (Causes.isConnectionFailure(ex)) {
-			return ". Check that the target server is up and that cdc.target.url (or spring.datasource.url), its user "
+			return ". Check that the target server is up and that " + this.names.of(Setting.TARGET_URL) + ", its user "
 					+ "and password are right";
 		}
 		int code = ex.getErrorCode();

@@ -72,7 +72,8 @@ public final class Pipeline implements AutoCloseable {
 	 */
 	public Pipeline(PipelineSettings settings, DataSource source, DataSource target) {
 		this(settings, source, target, new JdbcCheckpointStore(target,
-				Objects.requireNonNull(settings.checkpointTable(), "checkpointTable"), settings.name()));
+				Objects.requireNonNull(settings.checkpointTable(), "checkpointTable"), settings.name(),
+				settings.settingNames()));
 	}
 
 	/**

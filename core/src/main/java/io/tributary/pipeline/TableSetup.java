@@ -60,7 +60,7 @@ final class TableSetup {
 		PipelineSettings settings = this.runtime.settings;
 		TableLayout layout;
 		try (Connection connection = this.runtime.source.getConnection()) {
-			layout = LayoutReader.read(connection, mapping.source(), mapping.key());
+			layout = LayoutReader.read(connection, mapping.source(), mapping.key(), settings.settingNames());
 		}
 		table.wiring.layoutRead(layout);
 		Copier.TargetKeys targetKeys = null;
@@ -73,7 +73,7 @@ final class TableSetup {
 			refuseCopyOntoItself(mapping);
 			targetMissing = !TargetTables.exists(this.runtime.target, mapping.target());
 			boolean targetHadRows = TargetTables.prepare(this.runtime.source, this.runtime.target, layout,
-					mapping.target(), "the target of " + mapping.source() + " in cdc.tables");
+					mapping.target(), "the target of " + mapping.source() + " in " + settings.settingNames().of(Setting.TABLES));
 			JdbcReplaceApplier statements = new JdbcReplaceApplier(this.runtime.target, mapping.target(), layout,
 					layout.columns().size(), settings.batchRows(), settings.batchBytes(), this.runtime.fence);
 			table.wiring.writeTo(layout, statements,
