@@ -11,7 +11,7 @@ public enum Setting {
 	TABLES("PipelineSettings.tables"),
 
 	/** The target table of one table to replicate. */
-	TABLE_TARGET("TableMapping.target"),
+	TABLE_TARGET("TableMapping.destination"),
 
 	/** The columns of the unique key one table is keyed by instead of its primary key. */
 	TABLE_KEY("TableMapping.key"),
