@@ -102,6 +102,11 @@ public final class Leadership {
 		return this.table.table();
 	}
 
+	/** Returns the leader table that sits next to a checkpoint table. */
+	public static TableId tableNextTo(TableId checkpointTable) {
+		return LeaderTable.tableFor(checkpointTable);
+	}
+
 	/** Returns the name of the leader lock. */
 	public String lockName() {
 		return this.table.lockName();

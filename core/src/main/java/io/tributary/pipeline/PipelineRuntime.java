@@ -3,6 +3,7 @@ package io.tributary.pipeline;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -47,7 +48,11 @@ final class PipelineRuntime {
 
 	final ApplyWorkers applyWorkers;
 
-	private final Map<TableId, TableRuntime> tables = new LinkedHashMap<>();
+	/**
+	 * The tables, in the order they were added; replaced whole when one is added, so that a reader
+	 * on any thread iterates a set that does not change under it.
+	 */
+	private volatile Map<TableId, TableRuntime> tables = Map.of();
 
 	private final CycleSignal signal;
 
@@ -123,11 +128,25 @@ final class PipelineRuntime {
 		this.applyWorkers = new ApplyWorkers(settings.name(), settings.applyConcurrency());
 		this.signal = new CycleSignal(settings.flushWhenIdle());
 		for (TableMapping mapping : settings.tables()) {
-			// In listener mode every table without a sink of its own goes to the listener.
-			TableSink sink = mapping.hasSink() ? mapping.sink()
-					: settings.listenerMode() ? new ListenerSink(settings.listener()) : null;
-			this.tables.put(mapping.source(), new TableRuntime((sink != null) ? mapping.withSink(sink) : mapping));
+			addTable(mapping);
 		}
+	}
+
+	/**
+	 * Adds a table, unless one of that source table is there already.
+	 * @return whether the table was added
+	 */
+	synchronized boolean addTable(TableMapping mapping) {
+		if (this.tables.containsKey(mapping.source())) {
+			return false;
+		}
+		// In listener mode every table without a sink of its own goes to the listener.
+		TableSink sink = mapping.hasSink() ? mapping.sink()
+				: this.settings.listenerMode() ? new ListenerSink(this.settings.listener()) : null;
+		Map<TableId, TableRuntime> more = new LinkedHashMap<>(this.tables);
+		more.put(mapping.source(), new TableRuntime((sink != null) ? mapping.withSink(sink) : mapping));
+		this.tables = Collections.unmodifiableMap(more);
+		return true;
 	}
 
 	/** Returns the next value of {@link #activations}, for a table becoming active now. */

@@ -26,7 +26,7 @@ import io.tributary.source.SourceSettings;
  *
  * @param name name under which the pipeline's checkpoints are stored
  * @param source the source server
- * @param tables tables to replicate
+ * @param tables tables to replicate, each listed on its own
  * @param flushInterval how often buffered changes are applied and the position confirmed
  * @param checkpointTable table in the target holding checkpoints, or {@code null} when the pipeline
  * is given a {@code CheckpointStore} of its own and has no HA (whose leader table sits next to it)
@@ -50,21 +50,28 @@ import io.tributary.source.SourceSettings;
  * waits for the interval
  * @param settingNames how the pipeline's messages name the settings they point to; the names of
  * this API unless the settings were built from configuration of another kind
+ * @param rules rules that take the source's tables by pattern, each of which is then replicated
+ * like a table listed on its own; which tables they take is decided each time the pipeline
+ * prepares
  */
 public record PipelineSettings(String name, SourceSettings source, List<TableMapping> tables, Duration flushInterval,
 		TableId checkpointTable, Duration checkpointInterval, CopySizing copy, int batchRows, long batchBytes,
 		InvalidCheckpointBehavior invalidCheckpointBehavior, long bufferSoftLimitBytes, int flushMaxChanges,
 		int applyConcurrency, ChecksumSettings checksum, ChangeListener listener, HaSettings ha, boolean flushWhenIdle,
-		SettingNames settingNames) {
+		SettingNames settingNames, List<TableRule> rules) {
 
 	public PipelineSettings {
 		Objects.requireNonNull(name, "name");
 		Objects.requireNonNull(source, "source");
 		tables = List.copyOf(tables);
+		rules = (rules != null) ? List.copyOf(rules) : List.of();
 		Objects.requireNonNull(invalidCheckpointBehavior, "invalidCheckpointBehavior");
 		Objects.requireNonNull(settingNames, "settingNames");
-		if (tables.isEmpty()) {
+		if (tables.isEmpty() && rules.isEmpty()) {
 			throw new IllegalArgumentException("No tables to replicate: list at least one in " + settingNames.of(Setting.TABLES));
+		}
+		if (rules.stream().map(TableRule::name).distinct().count() != rules.size()) {
+			throw new IllegalArgumentException("Two table rules have one name; name each rule apart");
 		}
 		if (flushInterval.isNegative() || flushInterval.isZero()) {
 			throw new IllegalArgumentException("Flush interval must be positive, was " + flushInterval);
@@ -91,8 +98,8 @@ public record PipelineSettings(String name, SourceSettings source, List<TableMap
 	 * @param checkpointTable table in the target holding checkpoints, or {@code null} (see the record)
 	 * @return a builder
 	 */
-	public static Builder builder(SourceSettings source, List<TableMapping> tables, TableId checkpointTable) {
-		return new Builder(source, tables, checkpointTable);
+	public static PipelineSettingsBuilder builder(SourceSettings source, List<TableMapping> tables, TableId checkpointTable) {
+		return new PipelineSettingsBuilder(source, tables, checkpointTable);
 	}
 
 	/** Returns settings with the {@link Defaults} for everything but the source and the tables. */
@@ -101,8 +108,8 @@ public record PipelineSettings(String name, SourceSettings source, List<TableMap
 	}
 
 	/** Returns a builder that starts from these settings. */
-	public Builder toBuilder() {
-		return new Builder(this);
+	public PipelineSettingsBuilder toBuilder() {
+		return new PipelineSettingsBuilder(this);
 	}
 
 	/** Returns whether changes go to a {@link ChangeListener} rather than to target tables. */
@@ -230,181 +237,6 @@ public record PipelineSettings(String name, SourceSettings source, List<TableMap
 		public static final int APPLY_CONCURRENCY = ParallelApplier.DEFAULT_CONCURRENCY;
 
 		private Defaults() {
-		}
-
-	}
-
-	/**
-	 * Builds {@link PipelineSettings}, starting from the {@link Defaults}; each method sets the
-	 * record component of its name.
-	 */
-	public static final class Builder {
-
-		private String name = Defaults.NAME;
-
-		private SourceSettings source;
-
-		private List<TableMapping> tables;
-
-		private Duration flushInterval = Defaults.FLUSH_INTERVAL;
-
-		private TableId checkpointTable;
-
-		private Duration checkpointInterval = Defaults.CHECKPOINT_INTERVAL;
-
-		private CopySizing copy = CopySizing.DEFAULTS;
-
-		private int batchRows = Defaults.BATCH_ROWS;
-
-		private long batchBytes = Defaults.BATCH_BYTES;
-
-		private InvalidCheckpointBehavior invalidCheckpointBehavior = Defaults.INVALID_CHECKPOINT_BEHAVIOR;
-
-		private long bufferSoftLimitBytes = Defaults.BUFFER_SOFT_LIMIT_BYTES;
-
-		private int flushMaxChanges = Defaults.FLUSH_MAX_CHANGES;
-
-		private int applyConcurrency = Defaults.APPLY_CONCURRENCY;
-
-		private ChecksumSettings checksum = ChecksumSettings.DEFAULTS;
-
-		private ChangeListener listener;
-
-		private HaSettings ha = HaSettings.OFF;
-
-		private boolean flushWhenIdle = Defaults.FLUSH_WHEN_IDLE;
-
-		private SettingNames settingNames = SettingNames.ENGINE;
-
-		private Builder(SourceSettings source, List<TableMapping> tables, TableId checkpointTable) {
-			this.source = source;
-			this.tables = tables;
-			this.checkpointTable = checkpointTable;
-		}
-
-		private Builder(PipelineSettings settings) {
-			this.name = settings.name;
-			this.source = settings.source;
-			this.tables = settings.tables;
-			this.flushInterval = settings.flushInterval;
-			this.checkpointTable = settings.checkpointTable;
-			this.checkpointInterval = settings.checkpointInterval;
-			this.copy = settings.copy;
-			this.batchRows = settings.batchRows;
-			this.batchBytes = settings.batchBytes;
-			this.invalidCheckpointBehavior = settings.invalidCheckpointBehavior;
-			this.bufferSoftLimitBytes = settings.bufferSoftLimitBytes;
-			this.flushMaxChanges = settings.flushMaxChanges;
-			this.applyConcurrency = settings.applyConcurrency;
-			this.checksum = settings.checksum;
-			this.listener = settings.listener;
-			this.ha = settings.ha;
-			this.flushWhenIdle = settings.flushWhenIdle;
-			this.settingNames = settings.settingNames;
-		}
-
-		public Builder name(String value) {
-			this.name = value;
-			return this;
-		}
-
-		public Builder source(SourceSettings value) {
-			this.source = value;
-			return this;
-		}
-
-		public Builder tables(List<TableMapping> value) {
-			this.tables = value;
-			return this;
-		}
-
-		public Builder flushInterval(Duration value) {
-			this.flushInterval = value;
-			return this;
-		}
-
-		public Builder checkpointTable(TableId value) {
-			this.checkpointTable = value;
-			return this;
-		}
-
-		public Builder checkpointInterval(Duration value) {
-			this.checkpointInterval = value;
-			return this;
-		}
-
-		public Builder copy(CopySizing value) {
-			this.copy = value;
-			return this;
-		}
-
-		public Builder batchRows(int value) {
-			this.batchRows = value;
-			return this;
-		}
-
-		public Builder batchBytes(long value) {
-			this.batchBytes = value;
-			return this;
-		}
-
-		public Builder invalidCheckpointBehavior(InvalidCheckpointBehavior value) {
-			this.invalidCheckpointBehavior = value;
-			return this;
-		}
-
-		/** Sets the buffer's soft limit; negative for none. */
-		public Builder bufferSoftLimitBytes(long value) {
-			this.bufferSoftLimitBytes = value;
-			return this;
-		}
-
-		public Builder flushMaxChanges(int value) {
-			this.flushMaxChanges = value;
-			return this;
-		}
-
-		public Builder applyConcurrency(int value) {
-			this.applyConcurrency = value;
-			return this;
-		}
-
-		public Builder checksum(ChecksumSettings value) {
-			this.checksum = value;
-			return this;
-		}
-
-		/** Sets the listener that receives every table's changes, or {@code null} to write target tables. */
-		public Builder listener(ChangeListener value) {
-			this.listener = value;
-			return this;
-		}
-
-		public Builder ha(HaSettings value) {
-			this.ha = value;
-			return this;
-		}
-
-		public Builder flushWhenIdle(boolean value) {
-			this.flushWhenIdle = value;
-			return this;
-		}
-
-		/** Sets how messages name the settings, as for settings built from a configuration of another kind. */
-		public Builder settingNames(SettingNames value) {
-			this.settingNames = value;
-			return this;
-		}
-
-		/**
-		 * Returns the settings.
-		 * @throws IllegalArgumentException when a value is out of range, or no table is listed
-		 */
-		public PipelineSettings build() {
-			return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
-					this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-					this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener,
-					this.ha, this.flushWhenIdle, this.settingNames);
 		}
 
 	}

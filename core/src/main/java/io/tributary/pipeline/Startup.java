@@ -2,7 +2,9 @@ package io.tributary.pipeline;
 
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -11,7 +13,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.tributary.apply.SinkUnavailableException;
+import io.tributary.apply.TargetTables;
 import io.tributary.checkpoint.TableCheckpoint;
+import io.tributary.ha.Leadership;
 import io.tributary.jdbc.RetryPolicy;
 import io.tributary.name.TableId;
 import io.tributary.source.Position;
@@ -71,8 +75,11 @@ final class Startup {
 
 	private Position prepare() throws SQLException {
 		PipelineSettings settings = this.runtime.settings;
-		Set<TableId> keyed = settings.tables().stream().filter((t) -> !t.key().isEmpty()).map(TableMapping::source)
-				.collect(Collectors.toSet());
+		if (!settings.rules().isEmpty()) {
+			takeTablesByRule(settings);
+		}
+		Set<TableId> keyed = this.runtime.tables().stream().map((t) -> t.mapping).filter((t) -> !t.key().isEmpty())
+				.map(TableMapping::source).collect(Collectors.toSet());
 		ServerInfo info = Preflight.check(this.runtime.source, settings.source(),
 				this.runtime.tables().stream().map((t) -> t.mapping.source()).toList(), keyed, settings.settingNames());
 		this.runtime.serverFound(info);
@@ -121,6 +128,32 @@ final class Startup {
 		logger.info("Pipeline {} starts reading {} at {}; {} of {} table(s) to snapshot", settings.name(),
 				settings.source(), from, snapshots, this.runtime.tables().size());
 		return from;
+	}
+
+	/**
+	 * Adds the tables the rules take now. Tributary's own tables are never taken, nor, when source
+	 * and target are one server, the targets, so that a rule does not take the copies it writes.
+	 */
+	private void takeTablesByRule(PipelineSettings settings) throws SQLException {
+		List<TableId> present = SourceQueries.baseTables(this.runtime.source);
+		Set<TableId> reserved = new HashSet<>();
+		if (settings.checkpointTable() != null) {
+			reserved.add(settings.checkpointTable());
+			reserved.add(Leadership.tableNextTo(settings.checkpointTable()));
+		}
+		List<TableMapping> tables = TableRules.resolve(settings.tables(), settings.rules(), present, reserved);
+		if (this.runtime.target != null && !settings.listenerMode()
+				&& TargetTables.sameServer(this.runtime.source, this.runtime.target)) {
+			reserved.addAll(TableRules.targets(tables));
+			tables = TableRules.resolve(settings.tables(), settings.rules(), present, reserved);
+		}
+		for (TableRule rule : settings.rules()) {
+			long taken = tables.stream().filter((t) -> rule.name().equals(t.rule())).count();
+			logger.info("Rule {} ({}) takes {} table(s)", rule.name(), rule.include(), taken);
+		}
+		for (TableMapping mapping : tables) {
+			this.runtime.addTable(mapping);
+		}
 	}
 
 }

@@ -18,9 +18,11 @@ import io.tributary.name.TableId;
  * @param snapshot when the table's existing rows are copied
  * @param sink where the table's changes go instead of a target table, or {@code null} to copy it
  * into the target table its destination names
+ * @param rule the name of the {@link TableRule} that took the table, or {@code null} for a table
+ * listed on its own
  */
 public record TableMapping(TableId source, Destination destination, List<String> key, SnapshotMode snapshot,
-		TableSink sink) {
+		TableSink sink, String rule) {
 
 	public TableMapping {
 		Objects.requireNonNull(source, "source");
@@ -31,6 +33,12 @@ public record TableMapping(TableId source, Destination destination, List<String>
 			throw new IllegalArgumentException("Table " + source + " goes to " + destination + ((sink != null)
 					? ", which is no sink's destination" : ", which needs a sink"));
 		}
+	}
+
+	/** Maps a table listed on its own to a destination. */
+	public TableMapping(TableId source, Destination destination, List<String> key, SnapshotMode snapshot,
+			TableSink sink) {
+		this(source, destination, key, snapshot, sink, null);
 	}
 
 	/** Maps a table to a target table. */
@@ -67,7 +75,12 @@ public record TableMapping(TableId source, Destination destination, List<String>
 	 * other way round.
 	 */
 	TableMapping withSink(TableSink other) {
-		return toSink(this.source, this.key, this.snapshot, other);
+		return new TableMapping(this.source, other.destination(this.source), this.key, this.snapshot, other, this.rule);
+	}
+
+	/** Returns this mapping as taken by the named rule. */
+	TableMapping takenBy(String name) {
+		return new TableMapping(this.source, this.destination, this.key, this.snapshot, this.sink, name);
 	}
 
 	/** Returns whether the table's changes go to a sink rather than a target table. */

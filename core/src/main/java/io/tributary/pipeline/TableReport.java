@@ -35,6 +35,7 @@ final class TableReport {
 		Position position = table.confirmed();
 		boolean flushed = counters.bufferedKeys() == 0 && position != null && position.equals(table.intake.delivered(delivered));
 		return TableStatus.builder(table.mapping.source().toString(), table.mapping.destination(), table.phase())
+			.rule(table.mapping.rule())
 			.copy(new TableStatus.Copy((copy != null) ? copy.rowsCopied() : 0, (copy != null) ? copy.rowsEstimated() : 0,
 					(copy != null) ? copy.chunksCopied() : 0, snapshotting ? copy.rowsPerSecond() : 0,
 					snapshotting ? copy.etaSeconds() : null, table.snapshotDone()))

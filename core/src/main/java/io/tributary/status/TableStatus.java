@@ -14,6 +14,8 @@ import io.tributary.name.Destination;
  *
  * @param name source table, {@code schema.table}
  * @param destination where the table's changes go: its target table, the listener, a topic
+ * @param rule the rule that took the table by pattern, as in {@code cdc.tables[2]}, or
+ * {@code null} for a table listed on its own
  * @param phase where the table is in its life
  * @param copy the snapshot's progress
  * @param buffer the changes held for the table, and what the buffer did with them
@@ -30,8 +32,9 @@ import io.tributary.name.Destination;
  * @param sink what the table's sink reports when its changes go to one that reports (a Kafka
  * topic), or {@code null}
  */
-public record TableStatus(String name, Destination destination, Phase phase, Copy copy, Buffer buffer, Flushing flushing,
-		Apply apply, Checksum checksum, Action lastAction, Events events, String lastError, SinkStatus sink) {
+public record TableStatus(String name, Destination destination, String rule, Phase phase, Copy copy, Buffer buffer,
+		Flushing flushing, Apply apply, Checksum checksum, Action lastAction, Events events, String lastError,
+		SinkStatus sink) {
 
 	public TableStatus {
 		Objects.requireNonNull(destination, "destination");

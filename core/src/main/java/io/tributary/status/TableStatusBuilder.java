@@ -22,6 +22,8 @@ public final class TableStatusBuilder {
 
 	private Destination destination;
 
+	private String rule;
+
 	private Phase phase;
 
 	private long rowsCopied;
@@ -82,6 +84,7 @@ public final class TableStatusBuilder {
 
 	TableStatusBuilder(TableStatus status) {
 		this(status.name(), status.destination(), status.phase());
+		this.rule = status.rule();
 		copy(status.copy());
 		buffer(status.buffer());
 		flushing(status.flushing());
@@ -96,6 +99,12 @@ public final class TableStatusBuilder {
 	/** Sets the source table, {@code schema.table}. */
 	public TableStatusBuilder name(String value) {
 		this.name = value;
+		return this;
+	}
+
+	/** Sets the rule that took the table, or {@code null} for a table listed on its own. */
+	public TableStatusBuilder rule(String value) {
+		this.rule = value;
 		return this;
 	}
 
@@ -297,7 +306,7 @@ public final class TableStatusBuilder {
 
 	/** Returns the status. */
 	public TableStatus build() {
-		return new TableStatus(this.name, this.destination, this.phase,
+		return new TableStatus(this.name, this.destination, this.rule, this.phase,
 				new TableStatus.Copy(this.rowsCopied, this.rowsEstimated, this.chunksCopied, this.copyRowsPerSecond,
 						this.copyEtaSeconds, this.snapshotDone),
 				new TableStatus.Buffer(this.bufferedKeys, this.bufferedBytes, this.bufferSoftLimitBytes, this.keysAdded,

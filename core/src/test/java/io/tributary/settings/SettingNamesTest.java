@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import io.tributary.checksum.ChecksumSettings;
 import io.tributary.name.TableId;
 import io.tributary.pipeline.PipelineSettings;
+import io.tributary.pipeline.PipelineSettingsBuilder;
 import io.tributary.pipeline.TableMapping;
 import io.tributary.source.SourceSettings;
 
@@ -64,7 +65,7 @@ class SettingNamesTest {
 
 	@Test
 	void aMessageNamesTheEngineSettingByDefaultAndTheGivenNameOtherwise() {
-		PipelineSettings.Builder twice = PipelineSettings.builder(SOURCE, List.of(ORDERS, ORDERS),
+		PipelineSettingsBuilder twice = PipelineSettings.builder(SOURCE, List.of(ORDERS, ORDERS),
 				new TableId("replica", "checkpoint"));
 		assertThatIllegalArgumentException().isThrownBy(twice::build)
 			.withMessage("A source table is listed twice in PipelineSettings.tables");

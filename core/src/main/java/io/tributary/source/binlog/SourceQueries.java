@@ -6,10 +6,13 @@ import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 
 import javax.sql.DataSource;
 
+import io.tributary.name.TableId;
 import io.tributary.source.Position;
 
 /**
@@ -55,6 +58,24 @@ public final class SourceQueries {
 			}
 		}
 		return files;
+	}
+
+	/**
+	 * Returns the base tables of the source, in every schema but the server's own ({@code mysql},
+	 * {@code sys}, {@code information_schema}, {@code performance_schema}); views, sequences and
+	 * MariaDB's system-versioned tables are not among them.
+	 */
+	public static List<TableId> baseTables(DataSource source) throws SQLException {
+		List<TableId> tables = new ArrayList<>();
+		try (Connection connection = source.getConnection(); Statement statement = connection.createStatement();
+				ResultSet rs = statement.executeQuery("SELECT TABLE_SCHEMA, TABLE_NAME FROM information_schema.TABLES "
+						+ "WHERE TABLE_TYPE = 'BASE TABLE' AND TABLE_SCHEMA NOT IN "
+						+ "('mysql', 'sys', 'information_schema', 'performance_schema')")) {
+			while (rs.next()) {
+				tables.add(new TableId(rs.getString(1), rs.getString(2)));
+			}
+		}
+		return tables;
 	}
 
 	static Position head(Connection connection) throws SQLException {
