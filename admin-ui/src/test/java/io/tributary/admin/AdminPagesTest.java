@@ -183,6 +183,16 @@ class AdminPagesTest {
 	}
 
 	@Test
+	void aTableTakenByAPatternNamesItsRuleAndOneListedOnItsOwnDoesNot() throws Exception {
+		TableStatus taken = streaming("shop.orders_07", 1, 1).toBuilder().rule("cdc.tables[2]").build();
+		STATUSES.set(List.of(pipeline("main", 1, 1, 1L, taken, streaming("shop.items", 1, 1))));
+		String overview = this.mvc.perform(get("/ops")).andExpect(status().isOk()).andReturn().getResponse()
+			.getContentAsString();
+		assertThat(overview).contains("by cdc.tables[2]");
+		assertThat(overview.split("by cdc\\.tables", -1)).as("one rule shown, for one table").hasSize(2);
+	}
+
+	@Test
 	void theTablePageShowsEveryCounterOfTheTable() throws Exception {
 		String page = tablePage();
 		assertThat(page).contains("<h1><span class=\"muted\">Table</span> <span class=\"table-title\">shop.orders</span></h1>")

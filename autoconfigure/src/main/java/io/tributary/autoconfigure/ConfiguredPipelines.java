@@ -13,8 +13,10 @@ import io.tributary.copy.CopySizing;
 import io.tributary.ha.HaSettings;
 import io.tributary.name.Destination;
 import io.tributary.name.TableId;
+import io.tributary.name.TablePattern;
 import io.tributary.pipeline.PipelineSettings;
 import io.tributary.pipeline.TableMapping;
+import io.tributary.pipeline.TableRule;
 import io.tributary.source.SourceSettings;
 
 /**
@@ -86,12 +88,13 @@ final class ConfiguredPipelines {
 	static PipelineSettings settings(TributaryProperties properties, ConfiguredSource configured, SourceSettings source,
 			String targetSchema, ChangeListener listener, TopicSinks topics) {
 		PropertyChecks.checkShared(properties);
-		Map<String, List<TableMapping>> tables = tables(properties, targetSchema, listener != null, topics);
+		Selection tables = tables(properties, targetSchema, listener != null, topics).get(configured.pipeline());
 		TributaryProperties.Flush flush = properties.getFlush();
 		TributaryProperties.Checkpoint checkpoint = properties.getCheckpoint();
 		TributaryProperties.Copy copy = properties.getCopy();
 		TributaryProperties.Checksum checksum = properties.getChecksum();
-		return PipelineSettings.builder(source, tables.get(configured.pipeline()), checkpointTable(properties, targetSchema))
+		return PipelineSettings.builder(source, tables.listed(), checkpointTable(properties, targetSchema))
+			.rules(tables.rules())
 			.name(configured.pipeline())
 			.flushInterval(flush.getInterval())
 			.flushWhenIdle(flush.isWhenIdle())
@@ -115,10 +118,20 @@ final class ConfiguredPipelines {
 		return ha.isEnabled() ? HaSettings.enabled(ha.getLease(), ha.getPollInterval()) : HaSettings.OFF;
 	}
 
+	/**
+	 * The tables of one pipeline.
+	 *
+	 * @param listed the tables listed on their own
+	 * @param rules the rules taking tables by pattern
+	 */
+	record Selection(List<TableMapping> listed, List<TableRule> rules) {
+
+	}
+
 	/** Checks the tables of every source together and returns them by pipeline name. */
-	private static Map<String, List<TableMapping>> tables(TributaryProperties properties, String targetSchema,
+	private static Map<String, Selection> tables(TributaryProperties properties, String targetSchema,
 			boolean listenerMode, TopicSinks topics) {
-		Map<String, List<TableMapping>> byPipeline = new LinkedHashMap<>();
+		Map<String, Selection> byPipeline = new LinkedHashMap<>();
 		// Where each destination was first claimed, and in listener mode each source table.
 		Map<Destination, String> claimed = new HashMap<>();
 		Map<TableId, String> listened = new HashMap<>();
@@ -134,10 +147,17 @@ final class ConfiguredPipelines {
 			}
 			Map<TableId, String> sources = new HashMap<>();
 			List<TableMapping> tables = new ArrayList<>();
+			List<TableRule> rules = new ArrayList<>();
 			for (int i = 0; i < configured.tables().size(); i++) {
 				TributaryProperties.Table table = configured.tables().get(i);
 				String entry = list + "[" + i + "]";
-				TableId sourceTable = sourceTable(table.getSource(), entry + ".source");
+				TablePattern include = ConfiguredRules.source(table.getSource(), entry + ".source");
+				if (!include.isExact()) {
+					rules.add(ConfiguredRules.rule(table, entry, include, targetSchema, listenerMode, topics));
+					continue;
+				}
+				ConfiguredRules.refuseExcludeOfOneTable(table, entry);
+				TableId sourceTable = include.exact();
 				String earlier = sources.putIfAbsent(sourceTable, entry + ".source");
 				if (earlier != null) {
 					throw new TributaryConfigurationException(entry + ".source", table.getSource(),
@@ -146,17 +166,12 @@ final class ConfiguredPipelines {
 				}
 				String topic = table.getKafka().getTopic();
 				if (topic != null) {
-					tables.add(kafkaTable(table, entry, sourceTable, topic, topics, claimed));
+					tables.add(kafkaTable(table, entry, sourceTable, ConfiguredRules.fill(topic, sourceTable), topics,
+							claimed));
 					continue;
 				}
 				if (listenerMode) {
-					if (table.getTarget() != null) {
-						throw new TributaryConfigurationException(entry + ".target", table.getTarget(), entry
-								+ ".target is set, but the application has a ChangeListener bean, which receives the "
-								+ "changes of every table instead of a target table",
-								"Remove " + entry + ".target, or remove the ChangeListener bean to copy the tables "
-										+ "into target tables.");
-					}
+					refuseTargetWithListener(table, entry);
 					claim(listened, sourceTable, entry + ".source", table.getSource(), sourceTable + " is read from two "
 							+ "sources into the one ChangeListener, which could not tell their changes apart",
 							"Replicate " + sourceTable + " from one source only.");
@@ -164,16 +179,18 @@ final class ConfiguredPipelines {
 					tables.add(new TableMapping(sourceTable, sourceTable, table.getKey(), table.getSnapshot()));
 					continue;
 				}
-				TableId targetTable = (table.getTarget() != null)
-						? target(table.getTarget(), targetSchema, entry + ".target")
-						: defaultTarget(sourceTable, targetSchema, entry + ".target");
+				TableId targetTable = (table.getTarget() == null)
+						? defaultTarget(sourceTable, targetSchema, entry + ".target")
+						: table.getTarget().contains("{")
+								? ConfiguredRules.target(table.getTarget(), targetSchema, entry + ".target").resolve(sourceTable)
+								: target(table.getTarget(), targetSchema, entry + ".target");
 				claim(claimed, new Destination.Table(targetTable), entry + ".target", table.getTarget(),
 						entry + " (" + sourceTable + ") would be copied into " + targetTable + ((table.getTarget() == null)
 								? ", its default target," : "") + " which is taken",
 						"Give " + entry + ".target a table of its own.");
 				tables.add(new TableMapping(sourceTable, targetTable, table.getKey(), table.getSnapshot()));
 			}
-			byPipeline.put(configured.pipeline(), tables);
+			byPipeline.put(configured.pipeline(), new Selection(tables, rules));
 		}
 		return byPipeline;
 	}
@@ -181,7 +198,32 @@ final class ConfiguredPipelines {
 	private static TableMapping kafkaTable(TributaryProperties.Table table, String entry, TableId sourceTable,
 			String topic, TopicSinks topics, Map<Destination, String> claimed) {
 		String property = entry + ".kafka.topic";
-		PropertyChecks.notBlank(property, topic, "Name the Kafka topic to publish " + sourceTable + " to, or remove "
+		checkTopic(table, entry, topic, topics, sourceTable.toString());
+		claim(claimed, new Destination.Topic(topic), property, topic, sourceTable + " would be published to "
+				+ "Kafka topic " + topic + ", which another table publishes to: their keys could collide, and each "
+				+ "table's checkpoint would not cover the other's records", "Give each table a topic of its own.");
+		return TableMapping.toSink(sourceTable, table.getKey(), table.getSnapshot(), topics.sink(topic));
+	}
+
+	/** Refuses a target table on an entry whose changes go to the application's listener. */
+	static void refuseTargetWithListener(TributaryProperties.Table table, String entry) {
+		if (table.getTarget() != null) {
+			throw new TributaryConfigurationException(entry + ".target", table.getTarget(), entry
+					+ ".target is set, but the application has a ChangeListener bean, which receives the "
+					+ "changes of every table instead of a target table",
+					"Remove " + entry + ".target, or remove the ChangeListener bean to copy the tables "
+							+ "into target tables.");
+		}
+	}
+
+	/**
+	 * Checks an entry's Kafka topic: named, Kafka support present, and no target table beside it.
+	 * @param what what is published, for the message
+	 */
+	static void checkTopic(TributaryProperties.Table table, String entry, String topic, TopicSinks topics,
+			String what) {
+		String property = entry + ".kafka.topic";
+		PropertyChecks.notBlank(property, topic, "Name the Kafka topic to publish " + what + " to, or remove "
 				+ property + ".");
 		if (topics == null) {
 			throw new TributaryConfigurationException(property, topic, property + " is set, but Kafka support is "
@@ -193,10 +235,6 @@ final class ConfiguredPipelines {
 					+ "target table and a Kafka topic", "Remove " + entry + ".target to publish to Kafka, or "
 							+ property + " to copy into the target table.");
 		}
-		claim(claimed, new Destination.Topic(topic), property, topic, sourceTable + " would be published to "
-				+ "Kafka topic " + topic + ", which another table publishes to: their keys could collide, and each "
-				+ "table's checkpoint would not cover the other's records", "Give each table a topic of its own.");
-		return TableMapping.toSink(sourceTable, table.getKey(), table.getSnapshot(), topics.sink(topic));
 	}
 
 	/** Returns whether some table of some source is copied into a target table rather than sent elsewhere. */
@@ -219,17 +257,6 @@ final class ConfiguredPipelines {
 		String earlier = claimed.putIfAbsent(claim, property);
 		if (earlier != null) {
 			throw new TributaryConfigurationException(property, value, reason + " (by " + earlier + ")", action);
-		}
-	}
-
-	private static TableId sourceTable(String name, String property) {
-		PropertyChecks.notBlank(property, name, "Name the source table as schema.table, or remove the entry.");
-		try {
-			return TableId.parse(name, null);
-		}
-		catch (IllegalArgumentException ex) {
-			throw new TributaryConfigurationException(property, name, property + " is not schema.table: "
-					+ ex.getMessage(), "Name the source table with its schema, as in shop.orders. " + QUOTING);
 		}
 	}
 

@@ -415,15 +415,24 @@ public class TributaryProperties {
 	public static class Table {
 
 		/**
-		 * Source table as schema.table; a part holding a dot or a backtick is quoted with backticks, as
-		 * MySQL quotes it.
+		 * Source table as schema.table, or a pattern taking every table it matches when the
+		 * pipeline starts: a wildcard name (shop.*, shop.order_?; * any run of characters, ? one
+		 * character, in unquoted parts) or regex: and a regular expression over schema.table. A
+		 * part holding a dot or a backtick is quoted with backticks, as MySQL quotes it.
 		 */
 		private String source;
 
 		/**
-		 * Target table as schema.table, or a bare name in the target's default schema. Defaults
-		 * to the source table's name in the target's default schema. Must not be set when the
-		 * application has a ChangeListener bean, which receives the changes instead.
+		 * Tables a pattern in source leaves out although it matches them, each a pattern of the
+		 * same forms.
+		 */
+		private List<String> exclude = new ArrayList<>();
+
+		/**
+		 * Target table as schema.table, or a bare name in the target's default schema; {schema}
+		 * and {table} stand for the source table's schema and name, as in replica.{table}.
+		 * Defaults to the source table's name in the target's default schema. Must not be set when
+		 * the application has a ChangeListener bean, which receives the changes instead.
 		 */
 		private String target;
 
@@ -481,6 +490,14 @@ public class TributaryProperties {
 			this.target = target;
 		}
 
+		public List<String> getExclude() {
+			return this.exclude;
+		}
+
+		public void setExclude(List<String> exclude) {
+			this.exclude = exclude;
+		}
+
 	}
 
 	/**
@@ -490,8 +507,9 @@ public class TributaryProperties {
 
 		/**
 		 * Kafka topic the table's changes are published to, one record per changed row keyed by
-		 * its key, instead of being copied into a target table. Needs tributary-kafka and
-		 * spring-boot-kafka on the classpath; producer settings come from spring.kafka.*.
+		 * its key, instead of being copied into a target table; {schema} and {table} stand for
+		 * the source table's schema and name. Needs tributary-kafka and spring-boot-kafka on the
+		 * classpath; producer settings come from spring.kafka.*.
 		 */
 		private String topic;
 

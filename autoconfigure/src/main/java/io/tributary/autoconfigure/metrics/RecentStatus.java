@@ -1,5 +1,6 @@
 package io.tributary.autoconfigure.metrics;
 
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import io.tributary.autoconfigure.TributaryPipelines;
@@ -21,11 +22,18 @@ final class RecentStatus implements Supplier<PipelineStatus> {
 
 	private final String name;
 
+	private final Consumer<PipelineStatus> fresh;
+
 	private volatile Reading last;
 
-	RecentStatus(TributaryPipelines pipelines, String name) {
+	/**
+	 * Creates the readings of one pipeline.
+	 * @param fresh told of every status read anew, as the place to notice tables that joined
+	 */
+	RecentStatus(TributaryPipelines pipelines, String name, Consumer<PipelineStatus> fresh) {
 		this.pipelines = pipelines;
 		this.name = name;
+		this.fresh = fresh;
 	}
 
 	/** Returns the pipeline's status, or {@code null} when there is no pipeline of that name. */
@@ -37,6 +45,9 @@ final class RecentStatus implements Supplier<PipelineStatus> {
 			Pipeline pipeline = this.pipelines.get(this.name);
 			reading = new Reading((pipeline != null) ? pipeline.status() : null, now);
 			this.last = reading;
+			if (reading.status() != null) {
+				this.fresh.accept(reading.status());
+			}
 		}
 		return reading.status();
 	}

@@ -2,6 +2,7 @@ package io.tributary.autoconfigure.metrics;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
@@ -17,7 +18,9 @@ import io.tributary.status.TableStatus;
  * Binds the meters of every pipeline and every table it replicates, read from their status (see
  * docs/metrics.md for the list). Meters are tagged {@code pipeline} with the pipeline's name, and
  * a table's meters also {@code table} with its source name, {@code schema.table}; those of a table
- * published to Kafka also {@code topic}.
+ * published to Kafka also {@code topic}. A table that joins a pipeline later (one a pattern takes
+ * when the pipeline starts) gets its meters at the first reading of its pipeline's status that
+ * shows it, which the pipeline's own meters make at every scrape.
  */
 public class TributaryMetrics implements MeterBinder {
 
@@ -31,6 +34,9 @@ public class TributaryMetrics implements MeterBinder {
 
 	private final Map<List<String>, Supplier<TableStatus>> tableReadings = new ConcurrentHashMap<>();
 
+	/** The registries bound, each with the tables whose meters it has, by pipeline and table name. */
+	private final Map<MeterRegistry, Set<List<String>>> bound = new ConcurrentHashMap<>();
+
 	/**
 	 * Creates the binder of some pipelines' meters.
 	 * @param pipelines the pipelines
@@ -41,16 +47,30 @@ public class TributaryMetrics implements MeterBinder {
 
 	@Override
 	public void bindTo(MeterRegistry registry) {
+		this.bound.putIfAbsent(registry, ConcurrentHashMap.newKeySet());
 		for (Pipeline pipeline : this.pipelines.all()) {
 			String name = pipeline.name();
 			RecentStatus status = this.pipelineReadings.computeIfAbsent(name,
-					(key) -> new RecentStatus(this.pipelines, key));
+					(key) -> new RecentStatus(this.pipelines, key, this::tablesSeen));
 			PipelineMeters.register(registry, status, name);
-			PipelineStatus current = pipeline.status();
-			for (TableStatus table : current.tables()) {
-				Supplier<TableStatus> reading = this.tableReadings.computeIfAbsent(List.of(name, table.name()),
-						(key) -> status.table(table.name()));
-				TableMeters.register(registry, reading, name, table.name(), table.destination());
+			tablesSeen(pipeline.status());
+		}
+	}
+
+	/** Registers the meters of the tables of a fresh status that a bound registry does not have yet. */
+	private void tablesSeen(PipelineStatus status) {
+		RecentStatus readings = this.pipelineReadings.get(status.name());
+		if (readings == null) {
+			return;
+		}
+		for (Map.Entry<MeterRegistry, Set<List<String>>> registry : this.bound.entrySet()) {
+			for (TableStatus table : status.tables()) {
+				List<String> key = List.of(status.name(), table.name());
+				if (registry.getValue().add(key)) {
+					Supplier<TableStatus> reading = this.tableReadings.computeIfAbsent(key,
+							(k) -> readings.table(table.name()));
+					TableMeters.register(registry.getKey(), reading, status.name(), table.name(), table.destination());
+				}
 			}
 		}
 	}

@@ -1,0 +1,116 @@
+package io.tributary.pipeline;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import io.tributary.name.TableId;
+import io.tributary.name.TablePattern;
+import io.tributary.name.TargetTemplate;
+import io.tributary.status.TableStatus;
+import io.tributary.status.TableStatus.Phase;
+import io.tributary.test.Await;
+import io.tributary.test.DatabaseExtension;
+import io.tributary.test.TableComparison;
+import io.tributary.test.TestDatabase;
+import io.tributary.test.Workload;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tables taken by a pattern: each a table of its own, copied while writes race the copy, then
+ * streamed; excluded and unmatched tables left alone; resumed from their checkpoints at the next
+ * start, when a table created meanwhile is taken and copied too. Rules that would take one table
+ * twice keep the pipeline from starting, with the reason in its status.
+ */
+@ExtendWith(DatabaseExtension.class)
+class PatternRulesIT {
+
+	@Test
+	void aPatternTakesItsTablesEachOfItsOwnAndTakesNewOnesAtTheNextStart(TestDatabase db) throws Exception {
+		Replication replication = Replication.of(db, "patterns");
+		String src = replication.source();
+		String dst = replication.target();
+		for (String table : List.of("orders_1", "orders_2", "orders_3", "orders_tmp", "items")) {
+			Workload.createOrdersTable(replication.sourcePool(), src + "." + table, 3_000);
+		}
+		TableRule orders = TableRule.toTables("orders", TablePattern.parse(src + ".orders_*"),
+				List.of(TablePattern.parse(src + ".orders_tmp")), TargetTemplate.parse(dst + ".copy_{table}", null),
+				List.of(), SnapshotMode.AUTO);
+		TableMapping items = new TableMapping(new TableId(src, "items"), new TableId(dst, "items"));
+		Replication patterns = replication.withSettings((s) -> s.toBuilder().tables(List.of(items))
+			.rules(List.of(orders)).build().withChunkRows(500));
+
+		List<Workload> writers = new ArrayList<>();
+		for (String table : List.of("orders_1", "orders_2", "orders_3")) {
+			writers.add(replication.workload(table).threads(1).ratePerSecond(200).seed(table.hashCode()).build());
+		}
+		try (RunningPipeline pipeline = patterns.start()) {
+			writers.forEach(Workload::start);
+			awaitEveryTableStreaming(pipeline, 4);
+			writers.forEach(Workload::stop);
+			assertThat(pipeline.status().tables())
+				.extracting((t) -> t.name() + " -> " + t.target() + " by " + t.rule())
+				.containsExactly(src + ".items -> " + dst + ".items by null",
+						src + ".orders_1 -> " + dst + ".copy_orders_1 by orders",
+						src + ".orders_2 -> " + dst + ".copy_orders_2 by orders",
+						src + ".orders_3 -> " + dst + ".copy_orders_3 by orders");
+			pipeline.awaitCaughtUp();
+			assertCopied(replication, "items", "items");
+			for (String table : List.of("orders_1", "orders_2", "orders_3")) {
+				assertCopied(replication, table, "copy_" + table);
+			}
+			assertThat(replication.queryString("SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = '"
+					+ dst + "' AND TABLE_NAME IN ('copy_orders_tmp', 'orders_tmp')")).as("the excluded table").isEqualTo("0");
+		}
+
+		// Created while the pipeline is stopped: taken at the next start, the others resume.
+		Workload.createOrdersTable(replication.sourcePool(), src + ".orders_4", 1_000);
+		replication.onSource("UPDATE orders_2 SET amount = amount + 1 WHERE id <= 100");
+		try (RunningPipeline resumed = patterns.start()) {
+			awaitEveryTableStreaming(resumed, 5);
+			assertThat(resumed.status().tables()).extracting(TableStatus::name)
+				.containsExactly(src + ".items", src + ".orders_1", src + ".orders_2", src + ".orders_3", src + ".orders_4");
+			assertThat(resumed.status().tables()).extracting(TableStatus::rowsCopied)
+				.as("only the new table copied").containsExactly(0L, 0L, 0L, 0L, 1_000L);
+			resumed.awaitCaughtUp();
+			for (String table : List.of("orders_1", "orders_2", "orders_3", "orders_4")) {
+				assertCopied(replication, table, "copy_" + table);
+			}
+		}
+	}
+
+	@Test
+	void rulesThatTakeOneTableTwiceKeepThePipelineFromStarting(TestDatabase db) throws Exception {
+		Replication replication = Replication.of(db, "overlap");
+		String src = replication.source();
+		String dst = replication.target();
+		Workload.createOrdersTable(replication.sourcePool(), src + ".orders_1", 10);
+		TableRule all = TableRule.toTables("all", TablePattern.parse(src + ".*"), List.of(),
+				TargetTemplate.parse(dst + ".a_{table}", null), List.of(), SnapshotMode.AUTO);
+		TableRule orders = TableRule.toTables("orders", TablePattern.parse("regex:" + src + "\\.orders_[0-9]"),
+				List.of(), TargetTemplate.parse(dst + ".b_{table}", null), List.of(), SnapshotMode.AUTO);
+		Replication overlapping = replication.withSettings((s) -> s.toBuilder().tables(List.of())
+			.rules(List.of(all, orders)).build());
+		try (RunningPipeline pipeline = overlapping.start()) {
+			String error = Await.value("the refusal in the status", Replication.WAIT, () -> pipeline.status().lastError(),
+					(text) -> text != null);
+			assertThat(error).contains("Table " + src + ".orders_1 is taken by two rules, all (" + src + ".*) and "
+					+ "orders (regex:").contains("exclude it from one of them");
+			assertThat(pipeline.status().tables()).isEmpty();
+		}
+	}
+
+	private static void awaitEveryTableStreaming(RunningPipeline pipeline, int tables) throws Exception {
+		pipeline.awaitStatus(tables + " tables streaming", (status) -> status.tables().size() == tables
+				&& status.tables().stream().allMatch((table) -> table.phase() == Phase.STREAMING), Replication.WAIT);
+	}
+
+	private static void assertCopied(Replication replication, String source, String target) {
+		TableComparison.assertEqual(replication.sourcePool(), replication.source() + "." + source, replication.pool(),
+				replication.target() + "." + target);
+	}
+
+}
