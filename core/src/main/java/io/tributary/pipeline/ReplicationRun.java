@@ -58,13 +58,15 @@ final class ReplicationRun {
 
 	final TableControl control;
 
+	private final TableArrivals arrivals = new TableArrivals();
+
 	ReplicationRun(PipelineSettings settings, DataSource source, DataSource target, CheckpointStore checkpoints,
 			TargetFence fence) {
 		this.runtime = new PipelineRuntime(settings, source, target, checkpoints, fence);
 		this.runtime.readWith(new BinlogChangeSource(settings.source(), settings.settingNames(),
-				new SourceEvents(this.runtime)));
+				new SourceEvents(this.runtime, this.arrivals)));
 		TableSetup tableSetup = new TableSetup(this.runtime);
-		this.startup = new Startup(this.runtime, tableSetup);
+		this.startup = new Startup(this.runtime, tableSetup, this.arrivals);
 		this.checksums = new ChecksumRuns(this.runtime);
 		this.loop = new CatchUpLoop(this.runtime, this.checksums);
 		this.snapshots = new SnapshotQueue(this.runtime);
@@ -97,6 +99,7 @@ final class ReplicationRun {
 				// idle leaves keys changed again since they were written for the next full one.
 				boolean full = asked || System.nanoTime() - nextFull >= 0;
 				this.loop.cycle(!full);
+				this.control.addAppeared(this.arrivals);
 				if (full) {
 					nextFull = System.nanoTime() + interval;
 				}

@@ -33,8 +33,20 @@ final class SourceEvents implements ChangeHandler {
 
 	private final PipelineRuntime runtime;
 
-	SourceEvents(PipelineRuntime runtime) {
+	private final TableArrivals arrivals;
+
+	SourceEvents(PipelineRuntime runtime, TableArrivals arrivals) {
 		this.runtime = runtime;
+		this.arrivals = arrivals;
+	}
+
+	/** A table appeared on the source: the control thread sees, at its next cycle, whether a rule takes it. */
+	@Override
+	public void onTableAppeared(TableId table) {
+		if (!this.runtime.settings.rules().isEmpty() && this.runtime.table(table) == null) {
+			this.arrivals.appeared(table);
+			this.runtime.wake();
+		}
 	}
 
 	@Override

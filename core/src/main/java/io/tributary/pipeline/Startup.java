@@ -44,9 +44,12 @@ final class Startup {
 
 	private final TableSetup tableSetup;
 
-	Startup(PipelineRuntime runtime, TableSetup tableSetup) {
+	private final TableArrivals arrivals;
+
+	Startup(PipelineRuntime runtime, TableSetup tableSetup, TableArrivals arrivals) {
 		this.runtime = runtime;
 		this.tableSetup = tableSetup;
+		this.arrivals = arrivals;
 	}
 
 	/**
@@ -124,6 +127,10 @@ final class Startup {
 			}
 			table.startsAt((resumeFrom != null) ? resumeFrom : head);
 		}
+		if (!settings.rules().isEmpty()) {
+			// Tables created since the rules took theirs, before the head the reader starts from.
+			SourceQueries.baseTables(this.runtime.source).forEach(this.arrivals::appeared);
+		}
 		Position from = (resumeFrom != null) ? resumeFrom : head;
 		logger.info("Pipeline {} starts reading {} at {}; {} of {} table(s) to snapshot", settings.name(),
 				settings.source(), from, snapshots, this.runtime.tables().size());
@@ -142,11 +149,13 @@ final class Startup {
 			reserved.add(Leadership.tableNextTo(settings.checkpointTable()));
 		}
 		List<TableMapping> tables = TableRules.resolve(settings.tables(), settings.rules(), present, reserved);
-		if (this.runtime.target != null && !settings.listenerMode()
-				&& TargetTables.sameServer(this.runtime.source, this.runtime.target)) {
+		boolean sameServer = this.runtime.target != null && !settings.listenerMode()
+				&& TargetTables.sameServer(this.runtime.source, this.runtime.target);
+		if (sameServer) {
 			reserved.addAll(TableRules.targets(tables));
 			tables = TableRules.resolve(settings.tables(), settings.rules(), present, reserved);
 		}
+		this.arrivals.reserve(reserved, sameServer);
 		for (TableRule rule : settings.rules()) {
 			long taken = tables.stream().filter((t) -> rule.name().equals(t.rule())).count();
 			logger.info("Rule {} ({}) takes {} table(s)", rule.name(), rule.include(), taken);

@@ -7,6 +7,7 @@ import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.tributary.apply.TargetTables;
 import io.tributary.checkpoint.TableCheckpoint;
 import io.tributary.name.TableId;
 import io.tributary.source.Position;
@@ -94,8 +95,68 @@ final class TableControl {
 		copyAgain(table, "resnapshot", "", requestedBy);
 	}
 
+	/**
+	 * Adds a table to the running pipeline and copies it while it streams, like a resnapshot.
+	 * @param mapping the table and where it goes
+	 * @param why why it is added, for its timeline and the log
+	 * @param requestedBy who asked, or {@code null}
+	 * @throws IllegalArgumentException when the table is replicated already
+	 * @throws SQLException when the source or the target cannot be read; the table is then failed
+	 */
+	synchronized void add(TableMapping mapping, String why, String requestedBy) throws SQLException {
+		TableId id = mapping.source();
+		this.runtime.requireRunning("add " + id);
+		if (!this.runtime.addTable(mapping)) {
+			throw refused(id, "add", "it is replicated already");
+		}
+		copyWhileStreaming(this.runtime.requireTable(id), "add", "copying it while streaming from ", "; " + why,
+				requestedBy);
+	}
+
+	/**
+	 * Adds the tables that appeared on the source since the last call and a rule takes. A table no
+	 * rule takes is left alone; one the rules cannot take without ambiguity is logged and left
+	 * alone too, as is one whose setup failed (it shows as failed).
+	 */
+	void addAppeared(TableArrivals arrivals) {
+		for (TableId id : arrivals.take()) {
+			if (this.runtime.table(id) != null || this.runtime.stopRequested()) {
+				continue;
+			}
+			List<TableMapping> current = this.runtime.tables().stream().map((t) -> t.mapping).toList();
+			TableMapping mapping;
+			try {
+				mapping = TableRules.resolve(current, this.runtime.settings.rules(), List.of(id), arrivals.reserved(current))
+					.stream().filter((t) -> t.source().equals(id)).findFirst().orElse(null);
+			}
+			catch (IllegalArgumentException ex) {
+				logger.error("Table {} appeared on the source and is not replicated: {}", id, ex.getMessage());
+				continue;
+			}
+			if (mapping == null) {
+				continue;
+			}
+			try {
+				if (!TargetTables.exists(this.runtime.source, id)) {
+					// Created and dropped again before the reader got here, or a replay of an old creation.
+					logger.info("Table {} appeared on the source and is gone again; not added", id);
+					continue;
+				}
+				add(mapping, "it appeared on the source and rule " + mapping.rule() + " takes it", null);
+			}
+			catch (SQLException | RuntimeException ex) {
+				logger.error("Table {} appeared on the source, but could not be added: {}", id, ex.getMessage());
+			}
+		}
+	}
+
 	/** Sets the table up again from the source and copies it while it streams. */
 	private void copyAgain(TableRuntime table, String action, String why, String requestedBy) throws SQLException {
+		copyWhileStreaming(table, action, "copying again while streaming from ", why, requestedBy);
+	}
+
+	private void copyWhileStreaming(TableRuntime table, String action, String what, String why, String requestedBy)
+			throws SQLException {
 		Position delivered = this.runtime.reader().delivered();
 		table.hold();
 		try {
@@ -113,9 +174,10 @@ final class TableControl {
 		this.snapshots.submit(table);
 		this.runtime.requestCheckpoint();
 		this.runtime.wake();
-		String detail = "copying again while streaming from " + delivered + why;
+		String detail = what + delivered + why;
 		table.recordAction(action, detail, requestedBy);
-		logger.info("Table {} is snapshotted again: {}{}", table.mapping.source(), detail, by(requestedBy));
+		logger.info("Table {} {}: {}{}", table.mapping.source(), action.equals("add") ? "is added" : "is snapshotted again",
+				detail, by(requestedBy));
 	}
 
 	synchronized void restart(TableId id, String requestedBy) throws SQLException {

@@ -37,6 +37,15 @@ public interface ChangeHandler {
 	void onTruncate(TableId table);
 
 	/**
+	 * A table that is not subscribed appeared on the source: created ({@code CREATE TABLE}, also
+	 * {@code ... LIKE} and {@code ... SELECT}) or renamed to its name. Called at the statement's
+	 * place in the stream, on the reader thread; must return at once.
+	 * @param table the table's name
+	 */
+	default void onTableAppeared(TableId table) {
+	}
+
+	/**
 	 * A table can no longer be followed (its layout changed incompatibly, its rows could not be
 	 * decoded). Its changes stop; other tables continue.
 	 * @param table the table

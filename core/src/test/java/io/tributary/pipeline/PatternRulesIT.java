@@ -83,6 +83,44 @@ class PatternRulesIT {
 	}
 
 	@Test
+	void tablesThatAppearWhileThePipelineRunsAreTakenCopiedAndStreamed(TestDatabase db) throws Exception {
+		Replication replication = Replication.of(db, "appear");
+		String src = replication.source();
+		String dst = replication.target();
+		Workload.createOrdersTable(replication.sourcePool(), src + ".t_1", 500);
+		Workload.createOrdersTable(replication.sourcePool(), src + ".other", 300);
+		TableRule rule = TableRule.toTables("t", TablePattern.parse(src + ".t_*"), List.of(),
+				TargetTemplate.parse(dst + ".{table}", null), List.of(), SnapshotMode.AUTO);
+		Replication appearing = replication.withSettings((s) -> s.toBuilder().tables(List.of()).rules(List.of(rule))
+			.build().withChunkRows(100));
+		try (RunningPipeline pipeline = appearing.start()) {
+			awaitEveryTableStreaming(pipeline, 1);
+			// Created and filled in one burst, while t_1 keeps changing.
+			Workload.createOrdersTable(replication.sourcePool(), src + ".t_burst", 2_000);
+			replication.onSource("CREATE TABLE t_like LIKE t_1", "INSERT INTO t_like SELECT * FROM t_1 WHERE id <= 200",
+					"UPDATE t_1 SET amount = amount + 1 WHERE id <= 300",
+					"CREATE TABLE t_select (PRIMARY KEY (id)) SELECT * FROM t_1 WHERE id > 100",
+					"RENAME TABLE other TO t_renamed", "CREATE TABLE not_taken (id INT PRIMARY KEY)",
+					"INSERT INTO not_taken VALUES (1)", "DELETE FROM t_like WHERE id <= 20",
+					"INSERT INTO t_renamed SELECT * FROM t_1 WHERE id > 450 ON DUPLICATE KEY UPDATE amount = 0");
+			awaitEveryTableStreaming(pipeline, 5);
+			assertThat(pipeline.status().tables()).extracting((t) -> t.name() + " by " + t.rule())
+				.containsExactlyInAnyOrder(src + ".t_1 by t", src + ".t_burst by t", src + ".t_like by t",
+						src + ".t_select by t", src + ".t_renamed by t");
+			assertThat(pipeline.status().tables()).filteredOn((t) -> t.name().equals(src + ".t_burst"))
+				.extracting((t) -> t.lastAction().detail()).first().asString().contains("appeared on the source");
+			replication.onSource("UPDATE t_burst SET status = 'late' WHERE id % 7 = 0", "DELETE FROM t_select WHERE id > 480",
+					"INSERT INTO t_like SELECT * FROM t_1 WHERE id > 490");
+			pipeline.awaitCaughtUp();
+			for (String table : List.of("t_1", "t_burst", "t_like", "t_select", "t_renamed")) {
+				assertCopied(replication, table, table);
+			}
+			assertThat(replication.queryString("SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = '"
+					+ dst + "' AND TABLE_NAME = 'not_taken'")).isEqualTo("0");
+		}
+	}
+
+	@Test
 	void rulesThatTakeOneTableTwiceKeepThePipelineFromStarting(TestDatabase db) throws Exception {
 		Replication replication = Replication.of(db, "overlap");
 		String src = replication.source();

@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
@@ -272,10 +273,22 @@ final class RowEventDispatch {
 		}
 	}
 
-	/** Follows an ALTER, TRUNCATE, RENAME or DROP of a subscribed table at its place in the stream. */
+	/**
+	 * Follows an ALTER, TRUNCATE, RENAME or DROP of a subscribed table at its place in the stream,
+	 * and tells of tables that appear under a name not subscribed.
+	 */
 	void onSchemaStatement(SchemaStatement statement, String sql) {
 		if (statement == null) {
 			return;
+		}
+		List<TableId> tables = statement.tables();
+		for (int i = 0; i < tables.size(); i++) {
+			boolean appears = statement.kind() == SchemaStatement.Kind.CREATE
+					|| statement.kind() == SchemaStatement.Kind.REPLACE
+					|| (statement.kind() == SchemaStatement.Kind.RENAME && i % 2 == 1);
+			if (appears && !this.layouts.containsKey(tables.get(i))) {
+				this.handler.onTableAppeared(tables.get(i));
+			}
 		}
 		for (TableId table : statement.tables()) {
 			TableLayout layout = this.layouts.get(table);
@@ -303,6 +316,15 @@ final class RowEventDispatch {
 					catch (RuntimeException ex) {
 						failTable(table, ex.getMessage());
 					}
+				}
+				case CREATE -> {
+					// CREATE TABLE IF NOT EXISTS of a table that exists, logged all the same: nothing changed.
+				}
+				case REPLACE -> {
+					// Its rows are gone, as after a DROP.
+					this.counters.schemaMismatch();
+					failTable(table, "Table " + table + " was replaced on the source (" + abbreviate(sql) + "); "
+							+ "Tributary stopped following it. Restart the table to copy it again");
 				}
 				case RENAME, DROP -> {
 					this.counters.schemaMismatch();

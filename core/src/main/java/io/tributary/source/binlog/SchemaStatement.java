@@ -9,17 +9,21 @@ import java.util.regex.Pattern;
 import io.tributary.name.TableId;
 
 /**
- * Recognizes the statements in the binlog that change or remove a table: ALTER TABLE, RENAME
- * TABLE, DROP TABLE and TRUNCATE, and names the tables they touch.
+ * Recognizes the statements in the binlog that create, change or remove a table: CREATE TABLE
+ * (not a temporary one), ALTER TABLE, RENAME TABLE, DROP TABLE and TRUNCATE, and names the tables
+ * they touch.
  *
  * @param kind what the statement does
- * @param tables the tables it touches (for RENAME, both old and new names)
+ * @param tables the tables it touches (for RENAME, each old name followed by its new name)
  */
 record SchemaStatement(Kind kind, List<TableId> tables) {
 
 	enum Kind {
 
-		ALTER, RENAME, DROP, TRUNCATE
+		ALTER, RENAME, DROP, TRUNCATE, CREATE,
+
+		/** MariaDB's {@code CREATE OR REPLACE TABLE}, which drops a table of that name first. */
+		REPLACE
 
 	}
 
@@ -42,6 +46,9 @@ record SchemaStatement(Kind kind, List<TableId> tables) {
 
 	private static final Pattern RENAME = Pattern.compile("^RENAME\\s+TABLES?\\s+(.*)$",
 			Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
+
+	private static final Pattern CREATE = Pattern.compile("^CREATE\\s+(OR\\s+REPLACE\\s+)?(TEMPORARY\\s+)?TABLE\\s+"
+			+ "(?:IF\\s+NOT\\s+EXISTS\\s+)?" + NAME, Pattern.CASE_INSENSITIVE);
 
 	private static final Pattern ANY_NAME = Pattern.compile(NAME);
 
@@ -68,6 +75,12 @@ record SchemaStatement(Kind kind, List<TableId> tables) {
 		matcher = RENAME.matcher(text);
 		if (matcher.find()) {
 			return new SchemaStatement(Kind.RENAME, names(matcher.group(1), database));
+		}
+		matcher = CREATE.matcher(text);
+		if (matcher.find() && matcher.group(2) == null) {
+			// A temporary table is the session's own and never replicated.
+			return new SchemaStatement((matcher.group(1) != null) ? Kind.REPLACE : Kind.CREATE,
+					List.of(name(matcher, database, 3)));
 		}
 		return null;
 	}
@@ -123,8 +136,13 @@ record SchemaStatement(Kind kind, List<TableId> tables) {
 	}
 
 	private static TableId name(Matcher matcher, String database) {
-		String first = unquote(matcher.group(1));
-		String second = matcher.group(2);
+		return name(matcher, database, 1);
+	}
+
+	/** Reads the name whose first part is group {@code group} and whose second is the next group. */
+	private static TableId name(Matcher matcher, String database, int group) {
+		String first = unquote(matcher.group(group));
+		String second = matcher.group(group + 1);
 		if (second != null) {
 			return new TableId(first, unquote(second));
 		}

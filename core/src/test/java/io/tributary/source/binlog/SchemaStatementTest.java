@@ -39,8 +39,23 @@ class SchemaStatementTest {
 	}
 
 	@Test
+	void recognizesCreateInEveryFormButATemporaryTable() {
+		assertThat(SchemaStatement.parse("CREATE TABLE t (id INT)", "s"))
+			.isEqualTo(new SchemaStatement(SchemaStatement.Kind.CREATE, java.util.List.of(new TableId("s", "t"))));
+		assertThat(SchemaStatement.parse("create table if not exists `odd.db`.`a``b` like s.t", "s").tables())
+			.containsExactly(new TableId("odd.db", "a`b"));
+		assertThat(SchemaStatement.parse("CREATE TABLE x.c (PRIMARY KEY (id)) SELECT * FROM s.t", "s").tables())
+			.containsExactly(new TableId("x", "c"));
+		SchemaStatement replace = SchemaStatement.parse("CREATE OR REPLACE TABLE t (id INT)", "s");
+		assertThat(replace.kind()).isEqualTo(SchemaStatement.Kind.REPLACE);
+		assertThat(SchemaStatement.parse("CREATE TEMPORARY TABLE tmp (id INT)", "s")).isNull();
+		assertThat(SchemaStatement.parse("CREATE OR REPLACE TEMPORARY TABLE tmp (id INT)", "s")).isNull();
+	}
+
+	@Test
 	void ignoresStatementsThatChangeNoTable() {
-		assertThat(SchemaStatement.parse("CREATE TABLE t (id INT)", "s")).isNull();
+		assertThat(SchemaStatement.parse("CREATE VIEW v AS SELECT 1", "s")).isNull();
+		assertThat(SchemaStatement.parse("CREATE INDEX i ON t (a)", "s")).isNull();
 		assertThat(SchemaStatement.parse("FLUSH PRIVILEGES", "s")).isNull();
 	}
 
