@@ -111,7 +111,7 @@ final class CatchUpLoop {
 			finally {
 				table.flushLock.unlock();
 			}
-			Pipeline.ConfirmObserver observer = this.runtime.confirmObserver();
+			Pipeline.ConfirmObserver observer = this.runtime.observers.confirms();
 			if (observer != null) {
 				observer.confirmed(table.mapping.source(), handed, oldestPending, table.confirmed());
 			}
@@ -128,7 +128,7 @@ final class CatchUpLoop {
 		// they are applied after them, run after run, one statement at a time.
 		OrderedReplay inOrder = new OrderedReplay(drain.runs());
 		boolean mergedApplied = false;
-		Pipeline.ApplyObserver observer = this.runtime.applyObserver();
+		Pipeline.ApplyObserver observer = this.runtime.observers.applies();
 		if (observer != null) {
 			observer.beforeApply(table.mapping.source(), drain.size());
 		}

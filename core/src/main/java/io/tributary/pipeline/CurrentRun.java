@@ -46,25 +46,25 @@ final class CurrentRun {
 
 	void observeChunks(Copier.ChunkObserver observer) {
 		this.chunkObserver = observer;
-		this.run.runtime.observeChunks(observer);
+		this.run.runtime.observers.observeChunks(observer);
 	}
 
 	void observeConfirms(Pipeline.ConfirmObserver observer) {
 		this.confirmObserver = observer;
-		this.run.runtime.observeConfirms(observer);
+		this.run.runtime.observers.observeConfirms(observer);
 	}
 
 	void observeApplies(Pipeline.ApplyObserver observer) {
 		this.applyObserver = observer;
-		this.run.runtime.observeApplies(observer);
+		this.run.runtime.observers.observeApplies(observer);
 	}
 
 	/** Builds the parts of a run whose writes prove {@code fence}. */
 	ReplicationRun newRun(TargetFence fence) {
 		ReplicationRun next = new ReplicationRun(this.settings, this.source, this.target, this.checkpoints, fence);
-		next.runtime.observeChunks(this.chunkObserver);
-		next.runtime.observeConfirms(this.confirmObserver);
-		next.runtime.observeApplies(this.applyObserver);
+		next.runtime.observers.observeChunks(this.chunkObserver);
+		next.runtime.observers.observeConfirms(this.confirmObserver);
+		next.runtime.observers.observeApplies(this.applyObserver);
 		next.runtime.startedAt(this.startedAt);
 		return next;
 	}

@@ -14,7 +14,6 @@ import io.tributary.apply.ApplyWorkers;
 import io.tributary.apply.ListenerSink;
 import io.tributary.apply.TableSink;
 import io.tributary.checkpoint.CheckpointStore;
-import io.tributary.copy.Copier;
 import io.tributary.ha.TargetFence;
 import io.tributary.name.TableId;
 import io.tributary.settings.Setting;
@@ -112,11 +111,8 @@ final class PipelineRuntime {
 	 */
 	private final AtomicBoolean checkpointSoon = new AtomicBoolean();
 
-	private volatile Copier.ChunkObserver chunkObserver;
-
-	private volatile Pipeline.ConfirmObserver confirmObserver;
-
-	private volatile Pipeline.ApplyObserver applyObserver;
+	/** What tests and tools observe of this run. */
+	final RunObservers observers = new RunObservers();
 
 	PipelineRuntime(PipelineSettings settings, DataSource source, DataSource target, CheckpointStore checkpoints,
 			TargetFence fence) {
@@ -301,32 +297,6 @@ final class PipelineRuntime {
 	/** Returns whether a checkpoint was asked for since the last call, and clears the request. */
 	boolean takeCheckpointRequest() {
 		return this.checkpointSoon.getAndSet(false);
-	}
-
-	// Observers of tests and tools.
-
-	void observeChunks(Copier.ChunkObserver observer) {
-		this.chunkObserver = observer;
-	}
-
-	void observeConfirms(Pipeline.ConfirmObserver observer) {
-		this.confirmObserver = observer;
-	}
-
-	void observeApplies(Pipeline.ApplyObserver observer) {
-		this.applyObserver = observer;
-	}
-
-	Copier.ChunkObserver chunkObserver() {
-		return this.chunkObserver;
-	}
-
-	Pipeline.ConfirmObserver confirmObserver() {
-		return this.confirmObserver;
-	}
-
-	Pipeline.ApplyObserver applyObserver() {
-		return this.applyObserver;
 	}
 
 	/** Returns the table replicated from {@code id}, or {@code null} when it is not configured. */

@@ -159,7 +159,7 @@ final class TableSetup {
 
 			});
 		}
-		Copier.ChunkObserver observer = this.runtime.chunkObserver();
+		Copier.ChunkObserver observer = this.runtime.observers.chunks();
 		if (observer != null) {
 			copier.observe(observer);
 		}
