@@ -244,7 +244,7 @@ final class CatchUpLoop {
 		Instant at = Instant.now();
 		for (TableRuntime table : this.runtime.tables()) {
 			Position confirmed = table.confirmed();
-			if (confirmed != null && table.phase() != Phase.FAILED && !table.intake.isHeld()) {
+			if (confirmed != null && !table.phase().isStopped() && !table.intake.isHeld()) {
 				Copier copier = table.wiring.copier();
 				boolean snapshotDone = table.snapshotDone();
 				Object[] copiedUpTo = (!snapshotDone && copier != null) ? copier.copiedUpTo() : null;

@@ -51,7 +51,7 @@ final class FlushApi {
 			List<TableRuntime> selected = this.runtime.tables()
 				.stream()
 				.filter(which)
-				.filter((t) -> t.phase() != Phase.FAILED && t.phase() != Phase.PAUSED)
+				.filter((t) -> !t.phase().isStopped() && t.phase() != Phase.PAUSED)
 				.toList();
 			boolean snapshotting = selected.stream().anyMatch((t) -> t.phase() == Phase.SNAPSHOTTING);
 			boolean confirmed = selected.stream()
@@ -105,7 +105,7 @@ final class FlushApi {
 		Position delivered = this.runtime.reader().delivered();
 		return this.runtime.tables()
 			.stream()
-			.filter((t) -> t.phase() != Phase.FAILED && t.phase() != Phase.PAUSED)
+			.filter((t) -> !t.phase().isStopped() && t.phase() != Phase.PAUSED)
 			.map((t) -> TableReport.status(t, delivered, this.runtime.reader().rowEvents(t.mapping.source())))
 			.allMatch(TableStatus::allChangesFlushed);
 	}

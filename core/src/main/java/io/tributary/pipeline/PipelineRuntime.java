@@ -21,7 +21,6 @@ import io.tributary.source.Position;
 import io.tributary.source.binlog.BinlogChangeSource;
 import io.tributary.source.binlog.ServerInfo;
 import io.tributary.status.PipelineStatus;
-import io.tributary.status.TableStatus.Phase;
 
 /**
  * What the parts of one pipeline share: its settings and connections, its tables, the binlog
@@ -325,7 +324,7 @@ final class PipelineRuntime {
 	Position confirmed() {
 		Position oldest = null;
 		for (TableRuntime table : this.tables.values()) {
-			if (table.phase() != Phase.FAILED && table.confirmed() != null) {
+			if (!table.phase().isStopped() && table.confirmed() != null) {
 				oldest = Position.min(oldest, table.confirmed());
 			}
 		}

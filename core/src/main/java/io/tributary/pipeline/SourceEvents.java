@@ -43,7 +43,9 @@ final class SourceEvents implements ChangeHandler {
 	/** A table appeared on the source: the control thread sees, at its next cycle, whether a rule takes it. */
 	@Override
 	public void onTableAppeared(TableId table) {
-		if (!this.runtime.settings.rules().isEmpty() && this.runtime.table(table) == null) {
+		TableRuntime known = this.runtime.table(table);
+		boolean dropped = known != null && known.phase() == Phase.DROPPED;
+		if (dropped || (!this.runtime.settings.rules().isEmpty() && known == null)) {
 			this.arrivals.appeared(table);
 			this.runtime.wake();
 		}
@@ -178,6 +180,14 @@ final class SourceEvents implements ChangeHandler {
 	@Override
 	public void onCaughtUp() {
 		this.runtime.readerIdle();
+	}
+
+	@Override
+	public void onTableDropped(TableId id, String what) {
+		TableRuntime table = this.runtime.table(id);
+		if (table != null && !table.phase().isStopped()) {
+			table.drop(what);
+		}
 	}
 
 	@Override

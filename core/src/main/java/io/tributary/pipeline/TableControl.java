@@ -113,6 +113,19 @@ final class TableControl {
 				requestedBy);
 	}
 
+	/** Copies a dropped table again that appeared on the source anew. */
+	private synchronized void copyAppearedAgain(TableRuntime table) {
+		try {
+			if (TargetTables.exists(this.runtime.source, table.mapping.source())) {
+				copyAgain(table, "add", "; it appeared on the source again", null);
+			}
+		}
+		catch (SQLException | RuntimeException ex) {
+			logger.error("Table {} appeared on the source again, but could not be copied: {}", table.mapping.source(),
+					ex.getMessage());
+		}
+	}
+
 	/**
 	 * Adds the tables that appeared on the source since the last call and a rule takes. A table no
 	 * rule takes is left alone; one the rules cannot take without ambiguity is logged and left
@@ -120,7 +133,14 @@ final class TableControl {
 	 */
 	void addAppeared(TableArrivals arrivals) {
 		for (TableId id : arrivals.take()) {
-			if (this.runtime.table(id) != null || this.runtime.stopRequested()) {
+			TableRuntime known = this.runtime.table(id);
+			if (this.runtime.stopRequested()) {
+				return;
+			}
+			if (known != null) {
+				if (known.phase() == Phase.DROPPED) {
+					copyAppearedAgain(known);
+				}
 				continue;
 			}
 			List<TableMapping> current = this.runtime.tables().stream().map((t) -> t.mapping).toList();
@@ -182,8 +202,8 @@ final class TableControl {
 
 	synchronized void restart(TableId id, String requestedBy) throws SQLException {
 		TableRuntime table = actionable(id, "restart");
-		if (table.phase() != Phase.FAILED) {
-			throw refused(id, "restart", "it is " + table.phase() + "; only a failed table can be restarted");
+		if (!table.phase().isStopped()) {
+			throw refused(id, "restart", "it is " + table.phase() + "; only a failed or dropped table can be restarted");
 		}
 		if (table.copyOnRestart() && !table.mapping.hasSink()) {
 			// Its changes since the checkpoint were logged with the old layout and cannot be replayed.

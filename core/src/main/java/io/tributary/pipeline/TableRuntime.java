@@ -205,6 +205,19 @@ final class TableRuntime {
 		}
 	}
 
+	/**
+	 * Stops the table because its source table is gone (dropped, or renamed away); its buffer is
+	 * released, its target and confirmed position kept. What happened is its last action.
+	 */
+	void drop(String what) {
+		enter(Phase.DROPPED, what);
+		this.lastAction = new TableStatus.Action("dropped", Instant.now(), what);
+		BufferedSubscription buffer = this.wiring.subscription();
+		if (buffer != null) {
+			buffer.clear();
+		}
+	}
+
 	void fail(String error) {
 		this.lastError = error;
 		enter(Phase.FAILED, error);
@@ -230,7 +243,7 @@ final class TableRuntime {
 	// Taking changes.
 
 	boolean isActive() {
-		return this.phase != Phase.FAILED && this.phase != Phase.PAUSED && this.wiring.subscription() != null
+		return !this.phase.isStopped() && this.phase != Phase.PAUSED && this.wiring.subscription() != null
 				&& this.intake.isOpen();
 	}
 

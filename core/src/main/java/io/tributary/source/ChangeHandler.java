@@ -46,6 +46,17 @@ public interface ChangeHandler {
 	}
 
 	/**
+	 * A subscribed table is gone from the source: dropped, or renamed (to a name that is told of
+	 * with {@link #onTableAppeared} when it is not subscribed). Its changes stop; other tables
+	 * continue. Called at the statement's place in the stream, on the reader thread.
+	 * @param table the table
+	 * @param what what happened, naming the statement
+	 */
+	default void onTableDropped(TableId table, String what) {
+		onTableFailed(table, new IllegalStateException(what));
+	}
+
+	/**
 	 * A table can no longer be followed (its layout changed incompatibly, its rows could not be
 	 * decoded). Its changes stop; other tables continue.
 	 * @param table the table

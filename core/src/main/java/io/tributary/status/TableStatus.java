@@ -254,17 +254,22 @@ public record TableStatus(String name, Destination destination, String rule, Pha
 		/** Not applied, on request; its position stays where it was paused. */
 		PAUSED,
 		/** Stopped with an error; see {@code lastError}. */
-		FAILED;
+		FAILED,
+		/**
+		 * The source table was dropped, or renamed to a name Tributary does not replicate: nothing
+		 * more comes. Its target and its checkpoint are kept; its timeline says what happened.
+		 */
+		DROPPED;
 
 		/**
 		 * Returns whether a table in this phase may move to {@code next}: the one table of the
-		 * phases' transitions. Any phase may fail; a table is copied (again) from any phase but a
+		 * phases' transitions. Any phase may fail or be dropped; a table is copied (again) from any phase but a
 		 * copy; it streams only after catching up, and is paused only while it catches up or streams.
 		 * @param next the phase to move to
 		 * @return whether the move is allowed; moving to the same phase is no move and always allowed
 		 */
 		public boolean mayMoveTo(Phase next) {
-			if (next == this || next == FAILED) {
+			if (next == this || next == FAILED || next == DROPPED) {
 				return true;
 			}
 			return switch (this) {
@@ -272,8 +277,13 @@ public record TableStatus(String name, Destination destination, String rule, Pha
 				case SNAPSHOTTING -> next == CATCHING_UP;
 				case CATCHING_UP -> next == STREAMING || next == PAUSED || next == SNAPSHOTTING;
 				case STREAMING -> next == PAUSED || next == SNAPSHOTTING;
-				case PAUSED, FAILED -> next == CATCHING_UP || next == SNAPSHOTTING;
+				case PAUSED, FAILED, DROPPED -> next == CATCHING_UP || next == SNAPSHOTTING;
 			};
+		}
+
+		/** Returns whether a table in this phase has stopped for good until an action: failed or dropped. */
+		public boolean isStopped() {
+			return this == FAILED || this == DROPPED;
 		}
 
 	}

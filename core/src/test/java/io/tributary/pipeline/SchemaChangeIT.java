@@ -5,11 +5,13 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import io.tributary.status.TableStatus;
 import io.tributary.status.TableStatus.Phase;
 import io.tributary.test.DatabaseExtension;
 import io.tributary.test.TestDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Statements that change a replicated table while it streams: additive ALTERs are followed,
@@ -63,14 +65,29 @@ class SchemaChangeIT {
 	}
 
 	@Test
-	void renameStopsTheTable(TestDatabase db) throws Exception {
-		assertThat(errorAfter(db, "rename", "RENAME TABLE t TO t_old")).contains("was renamed")
-			.contains("PipelineSettings.tables");
+	void renameStopsTheTableAsDropped(TestDatabase db) throws Exception {
+		assertThat(droppedAfter(db, "rename", "RENAME TABLE t TO t_old")).contains("was renamed")
+			.contains("RENAME TABLE t TO t_old").contains("target and checkpoint are kept");
 	}
 
 	@Test
-	void dropStopsTheTable(TestDatabase db) throws Exception {
-		assertThat(errorAfter(db, "drop", "DROP TABLE t")).contains("was dropped");
+	void dropStopsTheTableAsDroppedAndKeepsTheTarget(TestDatabase db) throws Exception {
+		Replication replication = threeRows(db, "drop");
+		try (RunningPipeline pipeline = replication.startStreaming()) {
+			replication.onSource("UPDATE t SET name = 'last' WHERE id = 1", "DROP TABLE t");
+			TableStatus dropped = pipeline.awaitPhase(Phase.DROPPED);
+			assertThat(dropped.lastAction().detail()).contains("was dropped").contains("DROP TABLE");
+			assertThat(dropped.lastError()).isNull();
+			assertThat(dropped.bufferedKeys()).isZero();
+			assertThat(targetNames(replication)).containsExactly("1=last", "2=two", "3=three");
+		}
+	}
+
+	@Test
+	void mariaDbsCreateOrReplaceStopsTheTable(TestDatabase db) throws Exception {
+		assumeTrue(db.server().isMariaDb(), "CREATE OR REPLACE TABLE is MariaDB's");
+		assertThat(errorAfter(db, "replace", "CREATE OR REPLACE TABLE t (id INT PRIMARY KEY, name VARCHAR(20))"))
+			.contains("was replaced on the source");
 	}
 
 	@Test
@@ -99,6 +116,15 @@ class SchemaChangeIT {
 		try (RunningPipeline pipeline = replication.startStreaming()) {
 			replication.onSource(sql);
 			return pipeline.awaitPhase(Phase.FAILED).lastError();
+		}
+	}
+
+	/** Streams the three rows, runs {@code sql} on the source, and returns what the table's drop says. */
+	private static String droppedAfter(TestDatabase db, String name, String... sql) throws Exception {
+		Replication replication = threeRows(db, name);
+		try (RunningPipeline pipeline = replication.startStreaming()) {
+			replication.onSource(sql);
+			return pipeline.awaitPhase(Phase.DROPPED).lastAction().detail();
 		}
 	}
 

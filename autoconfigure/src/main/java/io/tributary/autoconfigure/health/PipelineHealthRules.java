@@ -152,6 +152,11 @@ final class PipelineHealthRules {
 				status = Status.UP;
 				reason = "Paused; resume it to apply its changes again";
 			}
+			case DROPPED -> {
+				// The source table is gone: nothing is lost, nothing more comes.
+				status = Status.UP;
+				reason = "Dropped on the source; its target is kept (see lastAction)";
+			}
 			case STARTING, SNAPSHOTTING, CATCHING_UP -> status = this.snapshottingStatus;
 			case STREAMING -> {
 				if (table.lastError() != null && table.lastFlush() != null && !"ok".equals(table.lastFlush().outcome())) {

@@ -80,7 +80,7 @@ public final class BinlogChangeSource implements AutoCloseable {
 		this.settings = settings;
 		this.names = names;
 		this.handler = handler;
-		this.rows = new RowEventDispatch(handler, names);
+		this.rows = new RowEventDispatch(handler);
 		this.boundaries = new TransactionBoundaries(this.rows, this::abandonConnection, settings.gtidPositioning(), names);
 		this.boundaries.onCaughtUp(handler::onCaughtUp);
 		this.rows.readingAt(this.boundaries::delivered);

@@ -20,8 +20,6 @@ import io.tributary.schema.Column;
 import io.tributary.schema.SchemaException;
 import io.tributary.schema.TableLayout;
 import io.tributary.schema.Values;
-import io.tributary.settings.Setting;
-import io.tributary.settings.SettingNames;
 import io.tributary.source.ChangeHandler;
 import io.tributary.source.Position;
 import io.tributary.source.RowChange;
@@ -39,7 +37,6 @@ final class RowEventDispatch {
 	private final ChangeHandler handler;
 
 	/** How messages name the settings they point to. */
-	private final SettingNames names;
 
 	/** What was read, for the status. */
 	private final ReadCounters counters = new ReadCounters();
@@ -80,9 +77,8 @@ final class RowEventDispatch {
 	/** The timestamp (epoch millis) of the event being handled, which its changes carry. */
 	private LongSupplier eventTime = () -> 0;
 
-	RowEventDispatch(ChangeHandler handler, SettingNames names) {
+	RowEventDispatch(ChangeHandler handler) {
 		this.handler = handler;
-		this.names = names;
 	}
 
 	void subscribe(TableLayout layout) {
@@ -327,12 +323,13 @@ final class RowEventDispatch {
 							+ "Tributary stopped following it. Restart the table to copy it again");
 				}
 				case RENAME, DROP -> {
-					this.counters.schemaMismatch();
 					String verb = (statement.kind() == SchemaStatement.Kind.DROP) ? "dropped" : "renamed";
-					failTable(table, "Table " + table + " was " + verb + " on the source (" + abbreviate(sql)
-							+ "); Tributary stopped following it. Remove it from " + this.names.of(Setting.TABLES)
-							+ ", or point " + this.names.of(Setting.TABLES) + " at its "
-							+ "new name and delete its row from the checkpoint table so it is snapshotted again");
+					this.layouts.remove(table);
+					changed();
+					String what = "Table " + table + " was " + verb + " on the source (" + abbreviate(sql) + "); its "
+							+ "target and checkpoint are kept";
+					logger.warn(what);
+					this.handler.onTableDropped(table, what);
 				}
 			}
 		}

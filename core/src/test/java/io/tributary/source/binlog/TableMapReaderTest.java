@@ -11,7 +11,6 @@ import com.github.shyiko.mysql.binlog.event.deserialization.EventDeserializer;
 import com.github.shyiko.mysql.binlog.io.ByteArrayInputStream;
 import org.junit.jupiter.api.Test;
 
-import io.tributary.settings.SettingNames;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -59,7 +58,7 @@ class TableMapReaderTest {
 	 */
 	@Test
 	void theStreamsTableMapsKeepTheMapDecodedTheFirstTime() throws IOException {
-		RowEventDispatch rows = new RowEventDispatch(new IgnoringHandler(), SettingNames.ENGINE);
+		RowEventDispatch rows = new RowEventDispatch(new IgnoringHandler());
 		EventDeserializer events = StreamDeserializer.create(rows, (readAll) -> {
 		});
 		events.nextEvent(new ByteArrayInputStream(event(body(70, "shop", "orders", 3))));

@@ -33,7 +33,7 @@ class TransactionBoundariesTest {
 	private final List<String> abandoned = new ArrayList<>();
 
 	private final TransactionBoundaries boundaries = new TransactionBoundaries(
-			new RowEventDispatch(new IgnoringHandler(), SettingNames.ENGINE), this.abandoned::add);
+			new RowEventDispatch(new IgnoringHandler()), this.abandoned::add);
 
 	@Test
 	void heartbeatAfterTheFirstRotateOfAGtidConnectionMovesDeliveredToTheHead() {
@@ -140,8 +140,8 @@ class TransactionBoundariesTest {
 
 	@Test
 	void aConnectionByFileAndOffsetToAnotherServerIsRefused() {
-		TransactionBoundaries byFile = new TransactionBoundaries(new RowEventDispatch(new IgnoringHandler(),
-				SettingNames.ENGINE), this.abandoned::add, false, SettingNames.ENGINE);
+		TransactionBoundaries byFile = new TransactionBoundaries(new RowEventDispatch(new IgnoringHandler()),
+				this.abandoned::add, false, SettingNames.ENGINE);
 		Position from = Position.of(FILE, 2_000, UUID + ":1-10", 1);
 		byFile.startAt(from);
 		assertThat(byFile.resumesByGtid(from)).as("GTID positioning off").isFalse();
