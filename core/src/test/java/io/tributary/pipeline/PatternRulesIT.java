@@ -100,24 +100,43 @@ class PatternRulesIT {
 			replication.onSource("CREATE TABLE t_like LIKE t_1", "INSERT INTO t_like SELECT * FROM t_1 WHERE id <= 200",
 					"UPDATE t_1 SET amount = amount + 1 WHERE id <= 300",
 					"CREATE TABLE t_select (PRIMARY KEY (id)) SELECT * FROM t_1 WHERE id > 100",
-					"RENAME TABLE other TO t_renamed", "CREATE TABLE not_taken (id INT PRIMARY KEY)",
+					"RENAME TABLE other TO t_renamed", "CREATE TABLE staging LIKE t_1",
+					"INSERT INTO staging SELECT * FROM t_1 WHERE id BETWEEN 50 AND 150", "RENAME TABLE staging TO t_staged",
+					"CREATE TABLE not_taken (id INT PRIMARY KEY)",
 					"INSERT INTO not_taken VALUES (1)", "DELETE FROM t_like WHERE id <= 20",
 					"INSERT INTO t_renamed SELECT * FROM t_1 WHERE id > 450 ON DUPLICATE KEY UPDATE amount = 0");
-			awaitEveryTableStreaming(pipeline, 5);
+			awaitEveryTableStreaming(pipeline, 6);
 			assertThat(pipeline.status().tables()).extracting((t) -> t.name() + " by " + t.rule())
 				.containsExactlyInAnyOrder(src + ".t_1 by t", src + ".t_burst by t", src + ".t_like by t",
-						src + ".t_select by t", src + ".t_renamed by t");
+						src + ".t_select by t", src + ".t_renamed by t", src + ".t_staged by t");
 			assertThat(pipeline.status().tables()).filteredOn((t) -> t.name().equals(src + ".t_burst"))
 				.extracting((t) -> t.lastAction().detail()).first().asString().contains("appeared on the source");
 			replication.onSource("UPDATE t_burst SET status = 'late' WHERE id % 7 = 0", "DELETE FROM t_select WHERE id > 480",
 					"INSERT INTO t_like SELECT * FROM t_1 WHERE id > 490");
 			pipeline.awaitCaughtUp();
-			for (String table : List.of("t_1", "t_burst", "t_like", "t_select", "t_renamed")) {
+			for (String table : List.of("t_1", "t_burst", "t_like", "t_select", "t_renamed", "t_staged")) {
 				assertCopied(replication, table, table);
 			}
 			assertThat(replication.queryString("SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = '"
 					+ dst + "' AND TABLE_NAME = 'not_taken'")).isEqualTo("0");
+
+			// Dropped while the others stream: it stops as dropped and keeps its target; created again, it is copied.
+			replication.onSource("DROP TABLE t_select", "UPDATE t_1 SET status = 'after drop' WHERE id <= 10");
+			Await.until("t_select dropped", Replication.WAIT, () -> phaseOf(pipeline, src + ".t_select") == Phase.DROPPED);
+			pipeline.awaitCaughtUp();
+			assertCopied(replication, "t_1", "t_1");
+			assertThat(replication.countInTarget("t_select")).as("the dropped table's target, kept").isEqualTo(380);
+			replication.onSource("CREATE TABLE t_select LIKE t_1", "INSERT INTO t_select SELECT * FROM t_1 WHERE id <= 30");
+			Await.until("t_select copied again", Replication.WAIT,
+					() -> phaseOf(pipeline, src + ".t_select") == Phase.STREAMING);
+			pipeline.awaitCaughtUp();
+			assertCopied(replication, "t_select", "t_select");
 		}
+	}
+
+	private static Phase phaseOf(RunningPipeline pipeline, String table) {
+		return pipeline.status().tables().stream().filter((t) -> t.name().equals(table)).findFirst()
+			.map(TableStatus::phase).orElse(null);
 	}
 
 	@Test

@@ -171,7 +171,8 @@ class TableControlIT {
 			assertThatThrownBy(() -> pipeline.pause(id(replication, "nowhere")))
 				.isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not in PipelineSettings.tables");
 			assertThatThrownBy(() -> pipeline.resume(id(replication, "a"))).hasMessageContaining("not paused");
-			assertThatThrownBy(() -> pipeline.restart(id(replication, "a"))).hasMessageContaining("only a failed table");
+			assertThatThrownBy(() -> pipeline.restart(id(replication, "a")))
+				.hasMessageContaining("only a failed or dropped table");
 		}
 	}
 

@@ -259,7 +259,7 @@ class CdcEndpointIT {
 		assertThat(restarted.status()).as("no table has failed").isEqualTo(409);
 		assertThat(restarted.json().get("results").valueStream()).allSatisfy((result) -> {
 			assertThat(result.get("done").asBoolean()).isFalse();
-			assertThat(result.get("message").asString()).contains("only a failed table can be restarted");
+			assertThat(result.get("message").asString()).contains("only a failed or dropped table can be restarted");
 		});
 
 		assertThat(client.post(OPERATOR, "/actuator/cdc/checksum").status()).isEqualTo(200);

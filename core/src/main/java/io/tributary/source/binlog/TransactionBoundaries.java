@@ -248,6 +248,10 @@ final class TransactionBoundaries {
 			this.rows.onSchemaStatement(SchemaStatement.parse(sql, query.getDatabase()), sql);
 			endTransaction(header);
 		}
+		else if (verb.startsWith("CREATE")) {
+			// MariaDB logs CREATE TABLE ... SELECT inside the transaction of the rows it selected.
+			this.rows.onSchemaStatement(SchemaStatement.parse(sql, query.getDatabase()), sql);
+		}
 	}
 
 	private void endTransaction(EventHeaderV4 header) {
