@@ -285,6 +285,25 @@ public final class Pipeline implements AutoCloseable {
 	}
 
 	/**
+	 * Adds a table to the running pipeline and copies it while the others stream, as a resnapshot
+	 * copies; it then streams. It lasts as long as the pipeline runs: list it in the settings to keep
+	 * it after a restart (its checkpoint is kept either way, so it then resumes).
+	 * @param source the source table
+	 * @param target its target table; {@code null} when the pipeline sends every table to its
+	 * {@code ChangeListener}
+	 * @param requestedBy who asked, for the table's last action; {@code null} when unknown
+	 * @throws IllegalArgumentException when the source table does not exist, or a target is missing
+	 * or given where the listener takes the changes
+	 * @throws IllegalStateException when the pipeline is not running, the table is replicated
+	 * already, or its target is another table's or the checkpoint table
+	 * @throws SQLException when a database cannot be read; the table is then {@link Phase#FAILED}
+	 * with the reason
+	 */
+	public void addTable(TableId source, TableId target, String requestedBy) throws SQLException {
+		current().control.addOnRequest(source, target, requestedBy);
+	}
+
+	/**
 	 * Starts a failed table again once its cause is fixed, without restarting the pipeline: its
 	 * layout and target are read again, and it resumes from its checkpoint (the shared reader goes
 	 * back there), or is snapshotted when it has none, as at start.

@@ -9,6 +9,7 @@ import org.slf4j.LoggerFactory;
 
 import io.tributary.apply.TargetTables;
 import io.tributary.checkpoint.TableCheckpoint;
+import io.tributary.name.Destination;
 import io.tributary.name.TableId;
 import io.tributary.source.Position;
 import io.tributary.source.binlog.ResumeCheck;
@@ -93,6 +94,29 @@ final class TableControl {
 			throw refused(id, "resnapshot", "it is being snapshotted already");
 		}
 		copyAgain(table, "resnapshot", "", requestedBy);
+	}
+
+	/** Adds a table an operator asked for; see {@link Pipeline#addTable}. */
+	void addOnRequest(TableId source, TableId target, String requestedBy) throws SQLException {
+		PipelineSettings settings = this.runtime.settings;
+		if (settings.listenerMode() != (target == null)) {
+			throw new IllegalArgumentException("Cannot add " + source + ": " + (settings.listenerMode()
+					? "the ChangeListener takes its changes; name no target" : "name its target table"));
+		}
+		if (this.runtime.table(source) != null) {
+			throw refused(source, "add", "it is replicated already");
+		}
+		if (target != null) {
+			boolean taken = target.equals(settings.checkpointTable()) || this.runtime.tables().stream()
+				.anyMatch((t) -> t.mapping.destination().equals(new Destination.Table(target)));
+			if (taken) {
+				throw refused(source, "add", "its target " + target + " is taken by another table or the checkpoints");
+			}
+		}
+		if (!TargetTables.exists(this.runtime.source, source)) {
+			throw new IllegalArgumentException("Cannot add " + source + ": the source has no such table");
+		}
+		add(new TableMapping(source, (target != null) ? target : source), "added on request", requestedBy);
 	}
 
 	/**

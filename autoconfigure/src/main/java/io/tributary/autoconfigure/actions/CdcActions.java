@@ -1,5 +1,6 @@
 package io.tributary.autoconfigure.actions;
 
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -92,6 +93,69 @@ public class CdcActions {
 	}
 
 	/**
+	 * Adds a table to a running pipeline and copies it while the others stream; it lasts until the
+	 * application stops (list it in {@code cdc.tables} to keep it).
+	 * @param source the source table, {@code schema.table}, or {@code pipeline:schema.table} when
+	 * there are several pipelines
+	 * @param target its target table, {@code schema.table}; {@code null} when the application's
+	 * ChangeListener takes every table's changes
+	 * @return what was done, with the table's status right after
+	 * @throws RequestRefused 403 while actions are disabled, 401 or 403 for the user, 400 for a
+	 * missing or malformed name, 404 for an unknown pipeline or a source table that does not exist,
+	 * 409 for a table replicated already or a target that is taken, 503 when a database could not
+	 * be asked
+	 */
+	public Outcome addTable(String source, String target) {
+		String user = allowAction(null);
+		int colon = (source != null) ? TableAddress.pipelineColon(source) : -1;
+		Pipeline chosen = pipeline((colon >= 0) ? source.substring(0, colon) : null);
+		TableId table = name((colon >= 0) ? source.substring(colon + 1) : source, "source");
+		TableId into = (target != null && !target.isBlank()) ? name(target, "target") : null;
+		try {
+			chosen.addTable(table, into, user);
+		}
+		catch (IllegalStateException ex) {
+			throw new RequestRefused(RequestRefused.CONFLICT, ex.getMessage());
+		}
+		catch (IllegalArgumentException ex) {
+			throw new RequestRefused(ex.getMessage().contains("no such table") ? RequestRefused.NOT_FOUND
+					: RequestRefused.BAD_REQUEST, ex.getMessage());
+		}
+		catch (SQLException ex) {
+			throw new RequestRefused(RequestRefused.SERVICE_UNAVAILABLE, "Cannot add " + table
+					+ ": a database could not be asked: " + ex.getMessage());
+		}
+		return new Outcome("add", chosen.name(), true, null, TableAddress.status(chosen, table));
+	}
+
+	private Pipeline pipeline(String name) {
+		if (name == null || name.isBlank()) {
+			if (this.pipelines.all().size() != 1) {
+				throw new RequestRefused(RequestRefused.BAD_REQUEST, "There are " + this.pipelines.all().size()
+						+ " pipelines; name the one to add the table to, as in pipeline:schema.table");
+			}
+			return this.pipelines.all().iterator().next();
+		}
+		Pipeline pipeline = this.pipelines.get(name);
+		if (pipeline == null) {
+			throw new RequestRefused(RequestRefused.NOT_FOUND, "There is no pipeline " + name);
+		}
+		return pipeline;
+	}
+
+	private static TableId name(String text, String field) {
+		if (text == null || text.isBlank()) {
+			throw new RequestRefused(RequestRefused.BAD_REQUEST, "Name the " + field + " table as schema.table");
+		}
+		try {
+			return TableId.parse(text, null);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new RequestRefused(RequestRefused.BAD_REQUEST, ex.getMessage());
+		}
+	}
+
+	/**
 	 * Runs an action on every table of every pipeline: each table where it applies gets it, the
 	 * others are listed with the reason ({@code flush} flushes each pipeline once).
 	 * @param action as for {@link #run}
@@ -139,14 +203,17 @@ public class CdcActions {
 		return allowAction(action);
 	}
 
+	/** Checks the user and the switch, and a known action unless {@code action} is {@code null}. */
 	private String allowAction(String action) {
 		Decision decision = allow(Operation.WRITE);
 		if (!this.admin.isActionsEnabled()) {
 			throw new RequestRefused(RequestRefused.FORBIDDEN, "Actions are disabled: set "
 					+ "cdc.admin.actions-enabled=true to allow " + String.join(", ", NAMES)
-					+ " through /actuator/cdc and the admin pages");
+					+ " and adding tables through /actuator/cdc and the admin pages");
 		}
-		TableActions.requireKnown(action);
+		if (action != null) {
+			TableActions.requireKnown(action);
+		}
 		return decision.user();
 	}
 

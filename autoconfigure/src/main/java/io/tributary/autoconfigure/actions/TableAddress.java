@@ -75,7 +75,7 @@ public record TableAddress(Pipeline pipeline, TableId table) {
 	 * Returns the index of the colon that ends a pipeline's name, or -1: the first colon, unless a
 	 * backtick comes before it, since a quoted part of a table's name may hold colons.
 	 */
-	private static int pipelineColon(String text) {
+	static int pipelineColon(String text) {
 		int colon = text.indexOf(':');
 		int quote = text.indexOf('`');
 		return (quote >= 0 && quote < colon) ? -1 : colon;

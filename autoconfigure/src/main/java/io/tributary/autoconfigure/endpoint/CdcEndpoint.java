@@ -38,6 +38,9 @@ import io.tributary.status.TableStatus;
 @Endpoint(id = "cdc")
 public class CdcEndpoint {
 
+	/** The first part of the path that adds a table. */
+	private static final String ADD = "tables";
+
 	private final TributaryPipelines pipelines;
 
 	private final CdcActions actions;
@@ -104,12 +107,41 @@ public class CdcEndpoint {
 	 * @return an {@link ActionOutcome} with the table's status right after the action, or a
 	 * {@link Refusal}: 403 while actions are disabled, 401 or 403 for the user, 400 for an unknown
 	 * action, 404 for an unknown table, 409 for an action the table's state refuses, 503 when a
-	 * database could not be asked or a flush did not finish in time
+	 * database could not be asked or a flush did not finish in time. As
+	 * {@code POST /actuator/cdc/tables/<source>} it adds a table whose changes go to the application's
+	 * ChangeListener (see {@link #addTable}).
 	 */
 	@WriteOperation
 	public WebEndpointResponse<OperationResponseBody> tableAction(@Selector String action, @Selector String table) {
 		try {
+			if (action.equals(ADD)) {
+				return new WebEndpointResponse<>(ActionOutcome.of(this.actions.addTable(table, null)));
+			}
 			return new WebEndpointResponse<>(ActionOutcome.of(this.actions.run(action, table)));
+		}
+		catch (RequestRefused ex) {
+			return refusal(ex);
+		}
+	}
+
+	/**
+	 * Adds a table to a running pipeline and copies it while the others stream:
+	 * {@code POST /actuator/cdc/tables/<source>/<target>} (see {@link CdcActions#addTable}).
+	 * @param tables {@code tables}
+	 * @param source {@code schema.table}, or {@code pipeline:schema.table} when there are several
+	 * pipelines
+	 * @param target the target table, {@code schema.table}
+	 * @return an {@link ActionOutcome} with the table's status right after, or a {@link Refusal}
+	 */
+	@WriteOperation
+	public WebEndpointResponse<OperationResponseBody> addTable(@Selector String tables, @Selector String source,
+			@Selector String target) {
+		try {
+			if (!tables.equals(ADD)) {
+				throw new RequestRefused(RequestRefused.NOT_FOUND, "Unknown path; add a table with POST "
+						+ "/actuator/cdc/tables/<source>/<target>");
+			}
+			return new WebEndpointResponse<>(ActionOutcome.of(this.actions.addTable(source, target)));
 		}
 		catch (RequestRefused ex) {
 			return refusal(ex);

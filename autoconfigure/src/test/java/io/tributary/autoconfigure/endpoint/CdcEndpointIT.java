@@ -291,6 +291,31 @@ class CdcEndpointIT {
 
 	@Test
 	@Order(7)
+	void aTableIsAddedToTheRunningPipelineAndCopied() throws Exception {
+		db.server().execute(src, "CREATE TABLE added (id INT PRIMARY KEY, v VARCHAR(20))",
+				"INSERT INTO added VALUES (1, 'a'), (2, 'b')");
+		String add = "/actuator/cdc/tables/" + src + ".added/" + dst + ".added_copy";
+		assertRefused(client.post("viewer", add), 403, "user 'viewer'");
+		assertDone(client.post(OPERATOR, add), "add", null);
+		client.await("viewer", "the added table streaming", (pipeline) -> "STREAMING".equals(phase(pipeline, "added")));
+		db.server().execute(src, "INSERT INTO added VALUES (3, 'c')", "UPDATE added SET v = 'z' WHERE id = 1");
+		Await.until("the added table copied", WAIT, () -> TableComparison.compare(db.dataSource(null), src + ".added",
+				db.dataSource(null), dst + ".added_copy").equal());
+		assertThat(table(client.get("viewer", "/actuator/cdc").json().get("pipelines").get(0), "added")
+			.get("lastAction").get("detail").asString()).contains("added on request").contains("(by " + OPERATOR + ")");
+		assertRefused(client.post(OPERATOR, add), 409, "it is replicated already");
+		assertRefused(client.post(OPERATOR, "/actuator/cdc/tables/" + src + ".missing/" + dst + ".missing"), 404,
+				"the source has no such table");
+		assertRefused(client.post(OPERATOR, "/actuator/cdc/tables/" + src + ".other"), 400, "name its target table");
+		assertRefused(client.post(OPERATOR, "/actuator/cdc/tables/" + src + ".other/" + dst + ".orders"), 409,
+				"is taken");
+		assertRefused(client.post(OPERATOR, "/actuator/cdc/tables/other/" + dst + ".x"), 400,
+				"must be qualified with its schema");
+		assertRefused(client.post(OPERATOR, "/actuator/cdc/nothing/" + src + ".other/" + dst + ".x"), 404, "Unknown path");
+	}
+
+	@Test
+	@Order(8)
 	void noResponseAndNoLogLineHoldsAPassword(CapturedOutput output) throws Exception {
 		client.get(null, "/actuator/cdc");
 		client.get(null, "/actuator/cdc/" + src + ".orders");
