@@ -83,6 +83,20 @@ public class AdminActionController {
 		return seeOther(back, notice, request, response);
 	}
 
+	@PostMapping("/tables")
+	public ModelAndView addTable(@RequestParam String source, @RequestParam(required = false) String target,
+			HttpServletRequest request, HttpServletResponse response) {
+		String back = this.path.isEmpty() ? "/" : this.path;
+		Notice notice;
+		try {
+			notice = Notice.of(this.actions.addTable(source, target));
+		}
+		catch (RequestRefused refused) {
+			notice = Notice.of(answeredOnItsOwnPage(refused));
+		}
+		return seeOther(back, notice, request, response);
+	}
+
 	@ExceptionHandler(RequestRefused.class)
 	public ModelAndView refused(RequestRefused refused) {
 		return AdminController.refusalPage(refused, this.path);

@@ -36,6 +36,13 @@ final class CdcConsoleActions implements ConsoleActions {
 	}
 
 	@Override
+	public Outcome addTable(String source, String target) {
+		CdcActions.Outcome outcome = this.actions.addTable(source, target);
+		return new Outcome(true, "Added " + outcome.table().name() + " to pipeline " + outcome.pipeline()
+				+ ": it is copied while the other tables stream, then streams.");
+	}
+
+	@Override
 	public Outcome runOnAllTables(String action) {
 		List<CdcActions.Outcome> outcomes = this.actions.runOnAllTables(action);
 		if (outcomes.isEmpty()) {

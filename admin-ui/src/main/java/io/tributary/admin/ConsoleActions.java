@@ -45,6 +45,15 @@ public interface ConsoleActions {
 	Outcome runOnAllTables(String action);
 
 	/**
+	 * Adds a table to a running pipeline.
+	 * @param source the source table, {@code schema.table} or {@code pipeline:schema.table}
+	 * @param target its target table, or {@code null} or blank when a ChangeListener takes the changes
+	 * @return what was done, in a sentence
+	 * @throws RequestRefused when a check fails or the pipeline refuses, with the reason
+	 */
+	Outcome addTable(String source, String target);
+
+	/**
 	 * What an action did.
 	 *
 	 * @param done whether it was done on the table, or on at least one table

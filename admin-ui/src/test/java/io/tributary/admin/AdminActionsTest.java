@@ -106,6 +106,23 @@ class AdminActionsTest {
 	}
 
 	@Test
+	void theOverviewAddsATableAndShowsWhatWasDoneOrRefused() throws Exception {
+		String overview = this.mvc.perform(get("/ops")).andExpect(status().isOk()).andReturn().getResponse()
+			.getContentAsString();
+		assertThat(overview).contains("action=\"/ops/tables\"").contains("name=\"source\"").contains("name=\"target\"");
+		MvcResult added = this.mvc.perform(post("/ops/tables").param("source", "shop.returns")
+			.param("target", "replica.returns")).andExpect(status().isSeeOther()).andExpect(redirectedUrl("/ops"))
+			.andReturn();
+		assertThat(ACTIONS.calls).containsExactly("add shop.returns -> replica.returns");
+		assertThat(follow(added, "/ops")).contains("Added shop.returns.");
+		ACTIONS.pipelineRefusal = new RequestRefused(RequestRefused.CONFLICT,
+				"Cannot add shop.orders: it is replicated already");
+		MvcResult refused = this.mvc.perform(post("/ops/tables").param("source", "shop.orders")
+			.param("target", "replica.orders")).andExpect(status().isSeeOther()).andReturn();
+		assertThat(follow(refused, "/ops")).contains("notice-refused").contains("it is replicated already");
+	}
+
+	@Test
 	void whatThePipelineRefusesShowsAsANotice() throws Exception {
 		ACTIONS.pipelineRefusal = new RequestRefused(RequestRefused.CONFLICT,
 				"Cannot resume shop.orders: it is not paused");

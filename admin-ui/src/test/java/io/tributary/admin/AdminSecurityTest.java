@@ -100,7 +100,7 @@ class AdminSecurityTest {
 		assertThat(CSRF_FIELD.matcher(table).results().count()).as("one token per form")
 			.isEqualTo(ConsoleActions.NAMES.size());
 		assertThat(CSRF_FIELD.matcher(page("/tributary", operator())).results().count())
-			.isEqualTo(ConsoleActions.NAMES.size());
+			.as("one token per form, the one that adds a table too").isEqualTo(ConsoleActions.NAMES.size() + 1);
 		this.properties.getAdmin().setActionsEnabled(false);
 		assertThat(page(TABLE, operator())).as("actions disabled").doesNotContain("<form");
 	}
@@ -113,6 +113,8 @@ class AdminSecurityTest {
 			.andExpect(status().isForbidden()).andReturn().getResponse().getContentAsString())
 			.contains("needs role CDC_ADMIN (cdc.admin.role), which user &#39;reader&#39; does not have");
 		this.mvc.perform(post("/tributary/actions/pause").with(csrf()).with(reader())).andExpect(status().isForbidden());
+		this.mvc.perform(post("/tributary/tables").param("source", "shop.returns").param("target", "replica.returns")
+			.with(csrf()).with(reader())).andExpect(status().isForbidden());
 		this.mvc.perform(post(TABLE + "/actions/resnapshot").with(csrf()).with(reader()))
 			.andExpect(status().isForbidden());
 	}

@@ -52,6 +52,16 @@ final class FakeActions implements ConsoleActions {
 	}
 
 	@Override
+	public Outcome addTable(String source, String target) {
+		requireAllowed("add");
+		if (this.pipelineRefusal != null) {
+			throw this.pipelineRefusal;
+		}
+		this.calls.add("add " + source + " -> " + target);
+		return new Outcome(true, "Added " + source + ".");
+	}
+
+	@Override
 	public Outcome runOnAllTables(String action) {
 		requireAllowed(action);
 		this.calls.add(action + " *");

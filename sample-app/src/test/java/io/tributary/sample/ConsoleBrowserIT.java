@@ -102,9 +102,18 @@ class ConsoleBrowserIT {
 		assertThat(pageNodes()).as("elements on the overview after three updates").isLessThanOrEqualTo(nodes + 20);
 		assertThat(text("body")).contains("STREAMING");
 		assertAccessible("overview");
-		screenshot("overview.png", 1400);
+		screenshot("overview.png", 1650);
 
-		browser.findElement(By.linkText(PAUSED_TABLE)).click();
+		// A poll may swap the table list between finding the link and clicking it: find it again then.
+		Await.until("the table's link clicked", Duration.ofSeconds(30), () -> {
+			try {
+				browser.findElement(By.linkText(PAUSED_TABLE)).click();
+				return true;
+			}
+			catch (StaleElementReferenceException ex) {
+				return false;
+			}
+		});
 		Await.value("the table page", Duration.ofSeconds(30), () -> tableApplied(), (n) -> n != null && n > 0);
 		assertThat(text(".table-title")).isEqualTo(PAUSED_TABLE);
 		awaitCharts(4);
