@@ -10,7 +10,7 @@ import io.tributary.source.RowChange;
  * A change handler for tests that only care whether a binlog reader connects: it subscribes to
  * nothing, and throws away whatever reaches it.
  */
-public final class IgnoringHandler implements ChangeHandler {
+public class IgnoringHandler implements ChangeHandler {
 
 	@Override
 	public void onChange(RowChange change, Position resumeFrom) {

@@ -16,6 +16,7 @@ import com.github.shyiko.mysql.binlog.io.ByteArrayInputStream;
 import org.junit.jupiter.api.Test;
 
 import io.tributary.settings.SettingNames;
+import io.tributary.name.TableId;
 import io.tributary.source.Position;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -66,6 +67,31 @@ class TransactionBoundariesTest {
 		heartbeat(FILE, 3_400);
 		heartbeat(FILE, 3_500);
 		assertThat(this.boundaries.delivered()).hasToString(FILE + ":3500|" + UUID + ":1-11");
+	}
+
+	@Test
+	void aTableCreatedOutsideOrInsideATransactionIsToldOfAndATemporaryOneIsNot() {
+		List<TableId> appeared = new ArrayList<>();
+		TransactionBoundaries told = new TransactionBoundaries(new RowEventDispatch(new IgnoringHandler() {
+
+			@Override
+			public void onTableAppeared(TableId table) {
+				appeared.add(table);
+			}
+
+		}), this.abandoned::add);
+		Position from = Position.of(FILE, 4, UUID + ":1-10");
+		told.startAt(from);
+		told.connecting(from);
+		told.handle(header(EventType.QUERY, 0, 100, 0), query("CREATE TABLE shop.a (id INT PRIMARY KEY)"));
+		told.handle(header(EventType.QUERY, 0, 200, 0), query("BEGIN"));
+		// As MariaDB logs CREATE TABLE ... SELECT: inside the transaction of its rows.
+		told.handle(header(EventType.QUERY, 0, 300, 0), query("CREATE TABLE `shop`.`b` (id INT PRIMARY KEY)"));
+		told.handle(header(EventType.QUERY, 0, 400, 0), query("CREATE TEMPORARY TABLE shop.t (id INT)"));
+		told.handle(header(EventType.XID, 0, 500, 0), null);
+		told.handle(header(EventType.QUERY, 0, 600, 0), query("RENAME TABLE shop.c TO shop.d"));
+		assertThat(appeared).containsExactly(new TableId("shop", "a"), new TableId("shop", "b"),
+				new TableId("shop", "d"));
 	}
 
 	@Test
