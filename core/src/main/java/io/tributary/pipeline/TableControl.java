@@ -124,7 +124,7 @@ final class TableControl {
 	 * @param mapping the table and where it goes
 	 * @param why why it is added, for its timeline and the log
 	 * @param requestedBy who asked, or {@code null}
-	 * @throws IllegalArgumentException when the table is replicated already
+	 * @throws IllegalStateException when the pipeline is not running or the table is replicated already
 	 * @throws SQLException when the source or the target cannot be read; the table is then failed
 	 */
 	synchronized void add(TableMapping mapping, String why, String requestedBy) throws SQLException {

@@ -1,11 +1,15 @@
 package io.tributary.pipeline;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import io.tributary.apply.ChangeListener;
 import io.tributary.name.TableId;
 import io.tributary.name.TablePattern;
 import io.tributary.name.TargetTemplate;
@@ -137,6 +141,41 @@ class PatternRulesIT {
 	private static Phase phaseOf(RunningPipeline pipeline, String table) {
 		return pipeline.status().tables().stream().filter((t) -> t.name().equals(table)).findFirst()
 			.map(TableStatus::phase).orElse(null);
+	}
+
+	@Test
+	void aPatternInListenerModeHandsEachTableItTakesToTheListener(TestDatabase db) throws Exception {
+		Replication replication = Replication.of(db, "plisten");
+		String src = replication.source();
+		Workload.createOrdersTable(replication.sourcePool(), src + ".l_1", 300);
+		Workload.createOrdersTable(replication.sourcePool(), src + ".l_2", 200);
+		Map<String, Map<Object, Object[]>> received = new ConcurrentHashMap<>();
+		ChangeListener listener = (batch) -> {
+			Map<Object, Object[]> rows = received.computeIfAbsent(batch.table().toString(), (t) -> new ConcurrentHashMap<>());
+			int id = batch.columns().indexOf("id");
+			batch.deletedKeys().forEach((key) -> rows.remove(key[0]));
+			batch.upserts().forEach((row) -> rows.put(row[id], row));
+		};
+		TableRule rule = TableRule.toTables("l", TablePattern.parse(src + ".l_*"), List.of(),
+				TargetTemplate.parse("{schema}.{table}", null), List.of(), SnapshotMode.AUTO);
+		Replication listening = replication.withSettings((s) -> s.toBuilder().tables(List.of()).rules(List.of(rule))
+			.listener(listener).build());
+		try (RunningPipeline pipeline = listening.start()) {
+			awaitEveryTableStreaming(pipeline, 2);
+			Workload.createOrdersTable(replication.sourcePool(), src + ".l_3", 100);
+			replication.onSource("DELETE FROM l_1 WHERE id <= 50", "UPDATE l_2 SET amount = 0 WHERE id <= 10");
+			awaitEveryTableStreaming(pipeline, 3);
+			pipeline.awaitCaughtUp();
+			assertThat(pipeline.status().tables()).extracting(TableStatus::target)
+				.containsExactly("(listener).l_1", "(listener).l_2", "(listener).l_3");
+			assertThat(received.get(src + ".l_1")).hasSize(250);
+			assertThat(received.get(src + ".l_2")).hasSize(200);
+			assertThat(received.get(src + ".l_3")).hasSize(100);
+			assertThat(received.get(src + ".l_2").values()).filteredOn((row) -> ((Number) row[0]).longValue() <= 10)
+				.hasSize(10).allSatisfy((row) -> assertThat(row).contains(new BigDecimal("0.00")));
+		}
+		assertThat(replication.queryStrings("SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = '"
+				+ replication.target() + "'")).as("no target table").containsExactly("tributary_checkpoint");
 	}
 
 	@Test

@@ -23,7 +23,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.tributary.checkpoint.TableCheckpoint;
+import io.tributary.name.TablePattern;
 import io.tributary.pipeline.Pipeline;
+import io.tributary.pipeline.SnapshotMode;
+import io.tributary.pipeline.TableRule;
 import io.tributary.source.Position;
 import io.tributary.source.binlog.SourceQueries;
 import io.tributary.status.SinkStatus;
@@ -122,6 +125,31 @@ class KafkaChangelogIT {
 	}
 
 	/** Without leave to create topics, a missing topic stops its table at start, saying what to do. */
+	@Test
+	void aPatternPublishesEachTableItTakesToATopicOfItsOwn(TestDatabase db) throws Exception {
+		KafkaReplication kafka = new KafkaReplication(db, "kpattern", broker);
+		Workload.createOrdersTable(kafka.sourcePool(), kafka.source() + ".k_1", 400);
+		Workload.createOrdersTable(kafka.sourcePool(), kafka.source() + ".k_2", 300);
+		try (KafkaSinks sinks = kafka.sinks(new TopicCreation(true, 2, null))) {
+			TableRule rule = TableRule.toSinks("k", TablePattern.parse(kafka.source() + ".k_*"), List.of(),
+					(table) -> sinks.sink(table.table() + "-log"), List.of(), SnapshotMode.AUTO);
+			try (Pipeline pipeline = kafka.start(kafka.settings(List.of(rule)))) {
+				Await.until("both tables stream", WAIT, () -> pipeline.status().tables().size() == 2
+						&& pipeline.status().tables().stream().allMatch((t) -> t.phase() == Phase.STREAMING));
+				Workload.createOrdersTable(kafka.sourcePool(), kafka.source() + ".k_3", 200);
+				kafka.onSource("DELETE FROM k_1 WHERE id <= 30", "UPDATE k_2 SET amount = 1 WHERE id <= 20");
+				Await.until("the new table streams", WAIT, () -> pipeline.status().tables().size() == 3
+						&& pipeline.status().tables().stream().allMatch((t) -> t.phase() == Phase.STREAMING));
+				pipeline.awaitCaughtUp(WAIT);
+				assertThat(pipeline.status().tables()).extracting(TableStatus::target)
+					.containsExactly("(kafka).k_1-log", "(kafka).k_2-log", "(kafka).k_3-log");
+				kafka.assertTopicEqualsSource("k_1", "k_1-log");
+				kafka.assertTopicEqualsSource("k_2", "k_2-log");
+				kafka.assertTopicEqualsSource("k_3", "k_3-log");
+			}
+		}
+	}
+
 	@Test
 	void aMissingTopicStopsItsTableUnlessTopicsMayBeCreated(TestDatabase db) throws Exception {
 		KafkaReplication kafka = new KafkaReplication(db, "missing", broker);

@@ -29,6 +29,7 @@ import io.tributary.pipeline.Pipeline;
 import io.tributary.pipeline.PipelineSettings;
 import io.tributary.pipeline.SnapshotMode;
 import io.tributary.pipeline.TableMapping;
+import io.tributary.pipeline.TableRule;
 import io.tributary.schema.Column;
 import io.tributary.schema.LayoutReader;
 import io.tributary.schema.TableLayout;
@@ -92,15 +93,26 @@ final class KafkaReplication extends SchemaPair {
 	 * {@code checkpointTable}, which pipelines of other sources may share.
 	 */
 	PipelineSettings settings(KafkaSinks sinks, Map<String, String> topicByTable, TableId checkpointTable) {
-		SourceSettings server = new SourceSettings(sourceServer().host(), sourceServer().port(),
-				sourceServer().username(), sourceServer().password(), this.serverId, Duration.ofSeconds(10),
-				Duration.ofSeconds(1));
 		List<TableMapping> tables = new ArrayList<>();
 		topicByTable.forEach((table, topic) -> tables
 			.add(TableMapping.toSink(new TableId(source(), table), List.of(), SnapshotMode.AUTO, sinks.sink(topic))));
-		return PipelineSettings.of(server, tables, checkpointTable)
-			.withFlushInterval(Duration.ofMillis(100))
-			.withCheckpointInterval(Duration.ofMillis(200))
+		return settings(tables, List.of(), checkpointTable);
+	}
+
+	/** Returns pipeline settings publishing the tables rules take, each to the topic its rule names. */
+	PipelineSettings settings(List<TableRule> rules) {
+		return settings(List.of(), rules, checkpointTable());
+	}
+
+	private PipelineSettings settings(List<TableMapping> tables, List<TableRule> rules, TableId checkpointTable) {
+		SourceSettings server = new SourceSettings(sourceServer().host(), sourceServer().port(),
+				sourceServer().username(), sourceServer().password(), this.serverId, Duration.ofSeconds(10),
+				Duration.ofSeconds(1));
+		return PipelineSettings.builder(server, tables, checkpointTable)
+			.rules(rules)
+			.flushInterval(Duration.ofMillis(100))
+			.checkpointInterval(Duration.ofMillis(200))
+			.build()
 			.withChunkRows(500);
 	}
 
