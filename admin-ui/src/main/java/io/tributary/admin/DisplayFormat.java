@@ -5,7 +5,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 
 import io.tributary.status.TableStatus;
 
@@ -164,6 +169,51 @@ public final class DisplayFormat {
 			return 0;
 		}
 		return Math.max(0, Math.min(100, Math.round(part * 100.0 / whole)));
+	}
+
+	/**
+	 * Groups a pipeline's tables for the overview: those listed on their own first, then those of
+	 * each rule, the rules in the order their first table comes, each group in status order.
+	 * @param tables the tables, in status order
+	 * @return the groups; one without a rule for the tables listed on their own, when there are any
+	 */
+	public List<RuleGroup> byRule(List<TableStatus> tables) {
+		Map<String, List<TableStatus>> groups = new LinkedHashMap<>();
+		groups.put(null, new ArrayList<>());
+		for (TableStatus table : tables) {
+			groups.computeIfAbsent(table.rule(), (rule) -> new ArrayList<>()).add(table);
+		}
+		List<RuleGroup> grouped = new ArrayList<>();
+		int first = 0;
+		for (Map.Entry<String, List<TableStatus>> group : groups.entrySet()) {
+			if (group.getValue().isEmpty()) {
+				continue;
+			}
+			grouped.add(new RuleGroup(group.getKey(), group.getValue(), first, summary(group.getValue())));
+			first += group.getValue().size();
+		}
+		return grouped;
+	}
+
+	/** Counts tables by phase: {@code 16 tables: 15 streaming, 1 failed}. */
+	private String summary(List<TableStatus> tables) {
+		Map<TableStatus.Phase, Long> byPhase = new TreeMap<>();
+		tables.forEach((table) -> byPhase.merge(table.phase(), 1L, Long::sum));
+		List<String> parts = new ArrayList<>();
+		byPhase.forEach((phase, count) -> parts.add(count(count) + " " + words(phase).toLowerCase(Locale.ROOT)));
+		return plural(tables.size(), "table") + ": " + String.join(", ", parts);
+	}
+
+	/**
+	 * The tables one rule took, or those listed on their own.
+	 *
+	 * @param rule the rule's name, or {@code null} for the tables listed on their own
+	 * @param tables its tables, in status order
+	 * @param first the position of its first table among all the pipeline's, for the rows' ids
+	 * @param summary how many tables it has, by phase
+	 */
+	public record RuleGroup(String rule, List<TableStatus> tables, int first, String summary) {
+
 	}
 
 }

@@ -183,13 +183,16 @@ class AdminPagesTest {
 	}
 
 	@Test
-	void aTableTakenByAPatternNamesItsRuleAndOneListedOnItsOwnDoesNot() throws Exception {
+	void tablesTakenByAPatternAreGroupedUnderItsRuleAfterThoseListedOnTheirOwn() throws Exception {
 		TableStatus taken = streaming("shop.orders_07", 1, 1).toBuilder().rule("cdc.tables[2]").build();
 		STATUSES.set(List.of(pipeline("main", 1, 1, 1L, taken, streaming("shop.items", 1, 1))));
 		String overview = this.mvc.perform(get("/ops")).andExpect(status().isOk()).andReturn().getResponse()
 			.getContentAsString();
-		assertThat(overview).contains("by cdc.tables[2]");
-		assertThat(overview.split("by cdc\\.tables", -1)).as("one rule shown, for one table").hasSize(2);
+		assertThat(overview).containsPattern("<tr class=\"rule-group\">\\s*<th scope=\"rowgroup\" colspan=\"9\" "
+				+ "class=\"text\"><span>cdc.tables\\[2\\]</span>\\s*<span class=\"muted small\">1 table: 1 streaming</span>");
+		assertThat(overview.split("rule-group", -1)).as("one group heading, for the one rule").hasSize(2);
+		assertThat(overview.indexOf("shop.items")).as("tables listed on their own come first")
+			.isLessThan(overview.indexOf("cdc.tables[2]"));
 	}
 
 	@Test

@@ -37,15 +37,15 @@ class SampleApplicationIT {
 		assertThat(streaming.get("state").asString()).isEqualTo("RUNNING");
 		assertThat(streaming.get("source").get("port").asInt()).isPositive();
 		assertThat(streaming.get("position").get("delivered").asString()).startsWith("mysql-bin.");
-		JsonNode orders = streaming.get("tables").get(0);
-		assertThat(orders.get("name").asString()).isEqualTo("shop.orders");
+		JsonNode orders = orders(streaming);
 		assertThat(orders.get("target").asString()).isEqualTo("replica.orders");
+		assertThat(orders.get("rule").asString()).as("the pattern that took it").isEqualTo("cdc.tables[0]");
 		assertThat(orders.get("rowsCopied").asLong()).isGreaterThanOrEqualTo(20_000);
 		// Copy speed and time left are reported while snapshotting only.
 		assertThat(orders.get("copyRowsPerSecond").asDouble()).isZero();
 		assertThat(orders.path("copyEtaSeconds").isMissingNode() || orders.get("copyEtaSeconds").isNull()).isTrue();
 		long applied = orders.get("changesApplied").asLong();
-		await((status) -> status.get("tables").get(0).get("changesApplied").asLong() > applied + 20);
+		await((status) -> orders(status).get("changesApplied").asLong() > applied + 20);
 		String page = get("/tributary");
 		assertThat(page).contains("shop.orders").contains("shop.order_items").contains("STREAMING").contains("Rows/s")
 			.contains("ETA");
@@ -53,14 +53,14 @@ class SampleApplicationIT {
 
 	@Test
 	void checksumRunsOnRequestAndShowsInStatusAndPage() throws Exception {
-		await((status) -> status.get("tables").get(0).get("phase").asString().equals("STREAMING"));
+		await((status) -> orders(status).get("phase").asString().equals("STREAMING"));
 		HttpResponse<String> started = post("/actuator/cdc/checksum/shop.orders");
 		assertThat(started.statusCode()).as(started.body()).isEqualTo(200);
 		assertThat(JsonMapper.builder().build().readTree(started.body()).get("table").get("checksum").get("state")
 			.asString()).isIn("RUNNING", "DONE");
-		JsonNode done = await((status) -> status.get("tables").get(0).get("checksum").get("state").asString()
+		JsonNode done = await((status) -> orders(status).get("checksum").get("state").asString()
 			.equals("DONE"));
-		JsonNode checksum = done.get("tables").get(0).get("checksum");
+		JsonNode checksum = orders(done).get("checksum");
 		assertThat(checksum.get("chunksChecked").asLong()).isPositive();
 		assertThat(checksum.get("rowsChecked").asLong()).isGreaterThanOrEqualTo(20_000);
 		assertThat(checksum.get("chunksRecheckedStillDiffering").asLong()).isZero();
@@ -68,6 +68,12 @@ class SampleApplicationIT {
 		assertThat(get("/tributary")).contains("DONE: " + checksum.get("chunksChecked").asLong() + " chunks");
 		assertThat(post("/actuator/cdc/explode/shop.orders").statusCode()).isEqualTo(400);
 		assertThat(post("/actuator/cdc/checksum/shop.customers").statusCode()).isEqualTo(404);
+	}
+
+	/** The status of {@code shop.orders} in a pipeline's status. */
+	private static JsonNode orders(JsonNode pipeline) {
+		return pipeline.get("tables").valueStream().filter((t) -> t.get("name").asString().equals("shop.orders"))
+			.findFirst().orElseThrow();
 	}
 
 	private HttpResponse<String> post(String path) throws Exception {
