@@ -51,6 +51,11 @@ public sealed interface Destination {
 		return new Table(TableId.parse(text, null));
 	}
 
+	/** The text form of a destination other than a table: {@code (<kind>).<name>}. */
+	private static String labelled(String kind, String name) {
+		return "(" + kind + ")." + name;
+	}
+
 	/**
 	 * A table of the pipeline's target database, written with idempotent batched statements.
 	 *
@@ -119,7 +124,7 @@ public sealed interface Destination {
 
 		@Override
 		public String toString() {
-			return "(" + KIND + ")." + this.name;
+			return labelled(KIND, this.name);
 		}
 
 	}
@@ -150,7 +155,7 @@ public sealed interface Destination {
 
 		@Override
 		public String toString() {
-			return "(" + KIND + ")." + this.name;
+			return labelled(KIND, this.name);
 		}
 
 	}
