@@ -3,7 +3,6 @@ package io.tributary.pipeline;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -140,7 +139,8 @@ final class PipelineRuntime {
 				: this.settings.listenerMode() ? new ListenerSink(this.settings.listener()) : null;
 		Map<TableId, TableRuntime> more = new LinkedHashMap<>(this.tables);
 		more.put(mapping.source(), new TableRuntime((sink != null) ? mapping.withSink(sink) : mapping));
-		this.tables = Collections.unmodifiableMap(more);
+		// Never changed once published: the reader looks tables up here for every row, through no wrapper.
+		this.tables = more;
 		return true;
 	}
 
