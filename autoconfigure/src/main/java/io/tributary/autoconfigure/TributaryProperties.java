@@ -36,7 +36,10 @@ public class TributaryProperties {
 	private final Target target = new Target();
 
 	/**
-	 * Tables to replicate from cdc.source.
+	 * Tables to replicate from cdc.source: each entry names one table, or a pattern (shop.*,
+	 * regex:...) taking every table it matches, those created later included, with exclude,
+	 * target (a template where {schema} and {table} stand for the source table's), key, snapshot
+	 * and kafka.topic.
 	 */
 	private List<Table> tables = new ArrayList<>();
 
@@ -284,7 +287,8 @@ public class TributaryProperties {
 	public static class NamedSource extends Source {
 
 		/**
-		 * Tables to replicate from this source.
+		 * Tables to replicate from this source, each entry as one of cdc.tables: one table or a
+		 * pattern.
 		 */
 		private List<Table> tables = new ArrayList<>();
 
