@@ -215,12 +215,14 @@ final class RowEventDispatch {
 		TableMapEventData map = resolved.map();
 		TableId table = resolved.table();
 		TableLayout layout = resolved.layout();
-		if (rows.error() != null || !rows.decoded()) {
-			if (rows.error() != null) {
-				this.counters.decodeError();
-			}
-			failTable(table, "Could not decode a row event of " + table + ": "
-					+ ((rows.error() != null) ? rows.error() : "the table was subscribed mid-event"));
+		if (rows.error() != null) {
+			this.counters.decodeError();
+			failTable(table, "Could not decode a row event of " + table + ": " + rows.error());
+			return;
+		}
+		if (!rows.decoded()) {
+			// Read before the table was subscribed, as if handed over just before: its copy, which
+			// starts after the subscription, reads what the event wrote.
 			return;
 		}
 		if (inXaTransaction) {
