@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import io.tributary.apply.ChangeListener;
@@ -15,9 +16,11 @@ import io.tributary.name.Destination;
 import io.tributary.name.TableId;
 import io.tributary.name.TablePattern;
 import io.tributary.pipeline.PipelineSettings;
+import io.tributary.pipeline.SnapshotMode;
 import io.tributary.pipeline.TableMapping;
 import io.tributary.pipeline.TableRule;
 import io.tributary.source.SourceSettings;
+import io.tributary.source.StartPoint;
 
 /**
  * Turns the {@code cdc.*} properties into the settings of each pipeline, checking them first.
@@ -153,7 +156,8 @@ final class ConfiguredPipelines {
 				String entry = list + "[" + i + "]";
 				TablePattern include = ConfiguredRules.source(table.getSource(), entry + ".source");
 				if (!include.isExact()) {
-					rules.add(ConfiguredRules.rule(table, entry, include, targetSchema, listenerMode, topics));
+					rules.add(ConfiguredRules.rule(table, entry, include, targetSchema, listenerMode, topics)
+						.startingAt(startPoint(table, entry)));
 					continue;
 				}
 				ConfiguredRules.refuseExcludeOfOneTable(table, entry);
@@ -167,7 +171,7 @@ final class ConfiguredPipelines {
 				String topic = table.getKafka().getTopic();
 				if (topic != null) {
 					tables.add(kafkaTable(table, entry, sourceTable, ConfiguredRules.fill(topic, sourceTable), topics,
-							claimed));
+							claimed).startingAt(startPoint(table, entry)));
 					continue;
 				}
 				if (listenerMode) {
@@ -176,7 +180,8 @@ final class ConfiguredPipelines {
 							+ "sources into the one ChangeListener, which could not tell their changes apart",
 							"Replicate " + sourceTable + " from one source only.");
 					// No target table: the pipeline sends the table to its listener, a destination of its own.
-					tables.add(new TableMapping(sourceTable, sourceTable, table.getKey(), table.getSnapshot()));
+					tables.add(new TableMapping(sourceTable, sourceTable, table.getKey(), table.getSnapshot())
+						.startingAt(startPoint(table, entry)));
 					continue;
 				}
 				TableId targetTable = (table.getTarget() == null)
@@ -188,11 +193,37 @@ final class ConfiguredPipelines {
 						entry + " (" + sourceTable + ") would be copied into " + targetTable + ((table.getTarget() == null)
 								? ", its default target," : "") + " which is taken",
 						"Give " + entry + ".target a table of its own.");
-				tables.add(new TableMapping(sourceTable, targetTable, table.getKey(), table.getSnapshot()));
+				tables.add(new TableMapping(sourceTable, targetTable, table.getKey(), table.getSnapshot())
+					.startingAt(startPoint(table, entry)));
 			}
 			byPipeline.put(configured.pipeline(), new Selection(tables, rules));
 		}
 		return byPipeline;
+	}
+
+	/**
+	 * Returns where an entry's tables start streaming when they are not copied, or {@code null}
+	 * for the source's head.
+	 */
+	static StartPoint startPoint(TributaryProperties.Table table, String entry) {
+		if (table.getStart() == null) {
+			return null;
+		}
+		StartPoint start;
+		try {
+			start = StartPoint.parse(table.getStart());
+		}
+		catch (IllegalArgumentException ex) {
+			throw new TributaryConfigurationException(entry + ".start", table.getStart(), ex.getMessage(),
+					"Set " + entry + ".start to now, gtid:<set>, <binlog file>:<offset> or timestamp:<instant with zone>.");
+		}
+		if (table.getSnapshot() == SnapshotMode.ALWAYS || table.getSnapshot() == SnapshotMode.ONLY) {
+			throw new TributaryConfigurationException(entry + ".start", table.getStart(), entry + ".start names where "
+					+ "a table streams from without a copy, but " + entry + ".snapshot is "
+					+ table.getSnapshot().name().toLowerCase(Locale.ROOT) + ", which copies it",
+					"Remove " + entry + ".start, or set " + entry + ".snapshot to never.");
+		}
+		return start;
 	}
 
 	private static TableMapping kafkaTable(TributaryProperties.Table table, String entry, TableId sourceTable,

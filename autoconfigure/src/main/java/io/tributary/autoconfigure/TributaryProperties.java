@@ -448,10 +448,27 @@ public class TributaryProperties {
 
 		/**
 		 * When the table's existing rows are copied: auto (when it has no usable checkpoint; a
-		 * copy cut short continues where it stopped), always (at every start) or never (a table
-		 * without a checkpoint only streams from the current position).
+		 * copy cut short continues where it stopped), always (at every start), never (a table
+		 * without a checkpoint only streams, from its start point) or only (as auto, then the
+		 * table stops once copied and caught up: a one-shot copy).
 		 */
 		private SnapshotMode snapshot = SnapshotMode.AUTO;
+
+		/**
+		 * Where a table that is not copied starts streaming when it has no checkpoint: now (the
+		 * source's head), gtid:SET, a binlog FILE:OFFSET at the start of a transaction, or
+		 * timestamp:INSTANT (with its zone; the first transaction logged in or after that second).
+		 * Setting it makes snapshot never. Unset for now.
+		 */
+		private String start;
+
+		public String getStart() {
+			return this.start;
+		}
+
+		public void setStart(String start) {
+			this.start = start;
+		}
 
 		/**
 		 * Where the table's changes go when they are published to Kafka instead of a target table.

@@ -94,7 +94,9 @@ public final class JdbcCheckpointStore implements CheckpointStore {
 					+ "pipeline VARCHAR(190) NOT NULL, source_table VARCHAR(190) NOT NULL, "
 					+ "target_table VARCHAR(190) NOT NULL, snapshot_done BOOLEAN NOT NULL, "
 					+ "binlog_position TEXT NULL, copied_up_to TEXT NULL, updated_at TIMESTAMP(6) NOT NULL, "
+					+ "ended BOOLEAN NOT NULL DEFAULT FALSE, "
 					+ "PRIMARY KEY (pipeline, source_table)) DEFAULT CHARSET = utf8mb4");
+			addEndedColumn(connection, statement);
 		}
 		catch (SQLException ex) {
 			throw new IllegalStateException("Cannot create the checkpoint table " + this.table + ": "
@@ -102,12 +104,28 @@ public final class JdbcCheckpointStore implements CheckpointStore {
 		}
 	}
 
+	/** A checkpoint table made by an earlier release lacks the column {@code ended}: it gets it. */
+	private void addEndedColumn(Connection connection, Statement statement) throws SQLException {
+		try (PreparedStatement columns = connection.prepareStatement("SELECT COUNT(*) FROM information_schema.COLUMNS "
+				+ "WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND COLUMN_NAME = 'ended'")) {
+			columns.setString(1, this.table.schema());
+			columns.setString(2, this.table.table());
+			try (ResultSet rs = columns.executeQuery()) {
+				rs.next();
+				if (rs.getInt(1) > 0) {
+					return;
+				}
+			}
+		}
+		statement.execute("ALTER TABLE " + this.table.quoted() + " ADD COLUMN ended BOOLEAN NOT NULL DEFAULT FALSE");
+	}
+
 	@Override
 	public Map<TableId, TableCheckpoint> load() {
 		Map<TableId, TableCheckpoint> checkpoints = new LinkedHashMap<>();
 		try (Connection connection = this.target.getConnection();
 				PreparedStatement statement = connection.prepareStatement("SELECT source_table, target_table, "
-						+ "snapshot_done, binlog_position, copied_up_to, UNIX_TIMESTAMP(updated_at) FROM "
+						+ "snapshot_done, binlog_position, copied_up_to, UNIX_TIMESTAMP(updated_at), ended FROM "
 						+ this.table.quoted() + " WHERE pipeline = ?")) {
 			statement.setString(1, this.pipeline);
 			try (ResultSet rs = statement.executeQuery()) {
@@ -118,7 +136,8 @@ public final class JdbcCheckpointStore implements CheckpointStore {
 					checkpoints.put(source,
 							new TableCheckpoint(source, storedTarget(rs.getString(2)), rs.getBoolean(3),
 									(position != null) ? Position.parse(position) : null,
-									(copied != null) ? KeyText.parse(copied) : null, instant(rs.getBigDecimal(6))));
+									(copied != null) ? KeyText.parse(copied) : null, instant(rs.getBigDecimal(6)),
+									rs.getBoolean(7)));
 				}
 			}
 		}
@@ -150,9 +169,9 @@ public final class JdbcCheckpointStore implements CheckpointStore {
 			return;
 		}
 		String sql = "REPLACE INTO " + this.table.quoted()
-				+ " (pipeline, source_table, target_table, snapshot_done, binlog_position, copied_up_to, updated_at) "
+				+ " (pipeline, source_table, target_table, snapshot_done, binlog_position, copied_up_to, updated_at, ended) "
 				+ "VALUES "
-				+ String.join(", ", Collections.nCopies(checkpoints.size(), "(?, ?, ?, ?, ?, ?, FROM_UNIXTIME(?))"));
+				+ String.join(", ", Collections.nCopies(checkpoints.size(), "(?, ?, ?, ?, ?, ?, FROM_UNIXTIME(?), ?)"));
 		try (Connection connection = this.target.getConnection()) {
 			connection.setAutoCommit(true);
 			// A UTC session: FROM_UNIXTIME then has no daylight-saving hour to be ambiguous in.
@@ -182,6 +201,7 @@ public final class JdbcCheckpointStore implements CheckpointStore {
 				statement.setString(i++, (checkpoint.position() != null) ? checkpoint.position().toString() : null);
 				statement.setString(i++, (checkpoint.copiedUpTo() != null) ? KeyText.format(checkpoint.copiedUpTo()) : null);
 				statement.setBigDecimal(i++, epochSeconds(checkpoint.updatedAt()));
+				statement.setBoolean(i++, checkpoint.ended());
 			}
 			statement.executeUpdate();
 		}

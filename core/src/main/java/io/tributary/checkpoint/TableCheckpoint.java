@@ -17,8 +17,16 @@ import io.tributary.source.Position;
  * @param copiedUpTo while the snapshot runs, the highest key whose chunk has landed (every key at
  * or below it is in the target), so a restart continues after it; {@code null} otherwise
  * @param updatedAt when this checkpoint was written
+ * @param ended whether the table was copied once and stopped (snapshot mode {@code only}): its
+ * target equals the source table at {@code position}, and it is not read further
  */
 public record TableCheckpoint(TableId source, Destination target, boolean snapshotDone, Position position,
-		Object[] copiedUpTo, Instant updatedAt) {
+		Object[] copiedUpTo, Instant updatedAt, boolean ended) {
+
+	/** A checkpoint of a table that goes on streaming. */
+	public TableCheckpoint(TableId source, Destination target, boolean snapshotDone, Position position,
+			Object[] copiedUpTo, Instant updatedAt) {
+		this(source, target, snapshotDone, position, copiedUpTo, updatedAt, false);
+	}
 
 }

@@ -116,6 +116,7 @@ final class CatchUpLoop {
 				observer.confirmed(table.mapping.source(), handed, oldestPending, table.confirmed());
 			}
 			phaseChanged |= advancePhase(table, copyDone, drain.deferred(), positioned, handed);
+			phaseChanged |= endIfCopied(table, handed);
 		}
 		refreshHead();
 		this.runtime.cycleEnded(!early, positioned);
@@ -207,10 +208,52 @@ final class CatchUpLoop {
 		if (table.phase() == Phase.CATCHING_UP && deferred == 0 && positioned
 				&& delivered.compareTo(table.catchUpTarget()) >= 0) {
 			table.enter(Phase.STREAMING);
-			logger.info("Table {} is streaming", table.mapping.source());
+			logger.info((table.mapping.snapshot() == SnapshotMode.ONLY)
+					? "Table {} is copied and caught up; it ends once its checksum is done (snapshot only)"
+					: "Table {} is streaming", table.mapping.source());
 			return true;
 		}
 		return false;
+	}
+
+	/**
+	 * Stops a table copied once (snapshot mode only), caught up and checksummed, at the next
+	 * transaction boundary once everything before it is applied: its checkpoint says so first, so
+	 * that a restart finds it ended, then it is {@code COPIED}.
+	 */
+	private boolean endIfCopied(TableRuntime table, Position handed) {
+		if (table.mapping.snapshot() != SnapshotMode.ONLY || table.phase() != Phase.STREAMING) {
+			return false;
+		}
+		if (table.checksums.running()) {
+			// The checksum after the copy compares a table that still streams; it ends after it.
+			return false;
+		}
+		table.intake.endSoon();
+		Position end = table.intake.endBy(handed);
+		if (end == null || !end.equals(table.confirmed())) {
+			return false;
+		}
+		try {
+			this.runtime.checkpoints.save(List.of(new TableCheckpoint(table.mapping.source(),
+					table.mapping.destination(), true, end, null, Instant.now(), true)));
+		}
+		catch (RuntimeException ex) {
+			this.runtime.checkpointFailed(ex.getMessage());
+			logger.warn("Checkpoint write of {} at its end failed, will retry: {}", table.mapping.source(),
+					ex.getMessage());
+			return false;
+		}
+		table.flushLock.lock();
+		try {
+			table.copied(end, "copied once (snapshot only); its target equals the source table at " + end);
+		}
+		finally {
+			table.flushLock.unlock();
+		}
+		this.runtime.reader().unsubscribe(table.mapping.source());
+		logger.info("Table {} is copied and stops at {} (snapshot only)", table.mapping.source(), end);
+		return true;
 	}
 
 	private void refreshHead() {

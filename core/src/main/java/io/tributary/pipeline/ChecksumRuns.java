@@ -62,15 +62,15 @@ final class ChecksumRuns {
 	 * queued to follow it; the status keeps showing the running pass until the next one starts.
 	 */
 	synchronized CompletableFuture<TableStatus.Checksum> start(TableRuntime table) {
-		CompletableFuture<TableStatus.Checksum> queued = table.checksumQueued();
+		CompletableFuture<TableStatus.Checksum> queued = table.checksums.queued();
 		if (queued != null) {
 			return queued;
 		}
 		ChecksumProgress progress = new ChecksumProgress();
 		CompletableFuture<TableStatus.Checksum> done = new CompletableFuture<>();
-		table.queueChecksum(progress, done);
+		table.checksums.queue(progress, done);
 		if (!this.thread.submit(() -> run(table, progress, done))) {
-			table.checksumStarted(null);
+			table.checksums.started(null);
 			progress.fail("The pipeline is stopping");
 			done.completeExceptionally(new IllegalStateException("The pipeline is stopping"));
 		}
@@ -79,7 +79,7 @@ final class ChecksumRuns {
 
 	/** Marks a queued pass as started: a request from now on queues the next one. */
 	private synchronized void begin(TableRuntime table, ChecksumProgress progress) {
-		table.checksumStarted(progress);
+		table.checksums.started(progress);
 	}
 
 	private void run(TableRuntime table, ChecksumProgress progress, CompletableFuture<TableStatus.Checksum> done) {

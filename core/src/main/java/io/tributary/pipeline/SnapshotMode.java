@@ -11,7 +11,16 @@ public enum SnapshotMode {
 	/** At every start, whatever the checkpoint says. */
 	ALWAYS,
 
-	/** Never: a table without a checkpoint streams from the source's current position. */
-	NEVER
+	/**
+	 * Never: a table without a checkpoint streams from its start point (by default the source's
+	 * current position).
+	 */
+	NEVER,
+
+	/**
+	 * Like {@link #AUTO}, then the table stops once its copy is applied and caught up: a one-shot
+	 * copy. It stays {@code COPIED} at the position its target equals, across restarts.
+	 */
+	ONLY
 
 }

@@ -104,7 +104,9 @@ final class Startup {
 			}
 			try {
 				resumeFrom = Position.min(resumeFrom, this.tableSetup.prepare(table, saved.get(id), binaryLogs, false));
-				this.runtime.reader().subscribe(table.wiring.layout());
+				if (table.phase() != Phase.COPIED) {
+					this.runtime.reader().subscribe(table.wiring.layout());
+				}
 				if (table.phase() == Phase.SNAPSHOTTING) {
 					snapshots++;
 				}

@@ -248,6 +248,12 @@ final class TableControl {
 			throw ex;
 		}
 		table.clearError();
+		if (table.phase() == Phase.COPIED) {
+			// Copied once already (snapshot only): it stays where it ended.
+			table.intake.activate(this.runtime.nextActivation());
+			table.recordAction("restart", "it was copied once already and stays at " + table.confirmed(), requestedBy);
+			return;
+		}
 		table.catchUpTo(SourceQueries.headFileOffset(this.runtime.source));
 		String detail;
 		if (from == null) {

@@ -115,8 +115,65 @@ final class TableIntake {
 	/** Returns whether a change read at {@code resumeFrom} is new to this table rather than a replay. */
 	boolean takes(Position resumeFrom) {
 		Position until = this.replayedUntil;
-		return until == null || resumeFrom.compareTo(until) >= 0;
+		boolean fresh = until == null || resumeFrom.compareTo(until) >= 0;
+		return (fresh && this.endsOnce) ? takesBeforeEnd(resumeFrom) : fresh;
 	}
+
+	// Ending once (snapshot mode only): the table takes whole transactions up to a boundary, and
+	// nothing from there on. The reader thread and the control thread agree on that boundary under
+	// this object's lock, which only such a table takes on every change.
+
+	/** Set for a table that ends once copied; its every change then goes through the lock. */
+	private volatile boolean endsOnce;
+
+	/** Set when the table is to end at the next boundary it can end at. */
+	private boolean ending;
+
+	/** The boundary before the last transaction the table took from, once the end is asked for. */
+	private Position lastTaken;
+
+	/** Where the table ends: it took every transaction before it and none from it on. */
+	private volatile Position end;
+
+	/** Makes the table one that ends once copied: from now on it notes where each change it takes was read. */
+	synchronized void endsOnce() {
+		this.endsOnce = true;
+		this.ending = false;
+		this.lastTaken = null;
+		this.end = null;
+	}
+
+	/** Asks the table to end at the next transaction boundary it can end at. */
+	synchronized void endSoon() {
+		this.ending = true;
+	}
+
+	private synchronized boolean takesBeforeEnd(Position resumeFrom) {
+		if (this.ending && this.end == null && this.lastTaken != null && resumeFrom.compareTo(this.lastTaken) > 0) {
+			// A transaction after the one the end was asked in: the table ends before it.
+			this.end = resumeFrom;
+		}
+		if (this.end != null) {
+			return resumeFrom.compareTo(this.end) < 0;
+		}
+		this.lastTaken = resumeFrom;
+		return true;
+	}
+
+	/**
+	 * Ends the table at the reader's boundary {@code delivered} when no change has reached it since
+	 * the end was asked for past that boundary (an idle table), and returns where it ends.
+	 * @return the end, or {@code null} while the table is in the middle of a transaction the reader
+	 * has not finished handing it, or when no end was asked for
+	 */
+	synchronized Position endBy(Position delivered) {
+		if (this.ending && this.end == null && delivered != null
+				&& (this.lastTaken == null || this.lastTaken.compareTo(delivered) < 0)) {
+			this.end = delivered;
+		}
+		return this.end;
+	}
+
 
 	/**
 	 * Returns the position up to which this table has been handed every change: the reader's, or
@@ -124,10 +181,11 @@ final class TableIntake {
 	 */
 	Position delivered(Position readerDelivered) {
 		Position until = this.replayedUntil;
-		if (until == null || readerDelivered == null) {
-			return readerDelivered;
-		}
-		return (readerDelivered.compareTo(until) >= 0) ? readerDelivered : until;
+		Position handed = (until == null || readerDelivered == null || readerDelivered.compareTo(until) >= 0)
+				? readerDelivered : until;
+		Position last = this.end;
+		// An ended table is handed nothing from its end on.
+		return (last != null && handed != null && handed.compareTo(last) > 0) ? last : handed;
 	}
 
 }

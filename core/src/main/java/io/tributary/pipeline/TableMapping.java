@@ -6,6 +6,7 @@ import java.util.Objects;
 import io.tributary.apply.TableSink;
 import io.tributary.name.Destination;
 import io.tributary.name.TableId;
+import io.tributary.source.StartPoint;
 
 /**
  * One table to replicate and where to: a target table, or a {@link TableSink}.
@@ -20,19 +21,36 @@ import io.tributary.name.TableId;
  * into the target table its destination names
  * @param rule the name of the {@link TableRule} that took the table, or {@code null} for a table
  * listed on its own
+ * @param start where the table starts streaming when it is not copied and has no checkpoint, or
+ * {@code null} for the source's head; a start point means the table is never copied, so it goes
+ * with the snapshot modes {@code AUTO} (made {@code NEVER}) and {@code NEVER} only
  */
 public record TableMapping(TableId source, Destination destination, List<String> key, SnapshotMode snapshot,
-		TableSink sink, String rule) {
+		TableSink sink, String rule, StartPoint start) {
 
 	public TableMapping {
 		Objects.requireNonNull(source, "source");
 		Objects.requireNonNull(destination, "destination");
 		key = (key != null) ? List.copyOf(key) : List.of();
 		snapshot = (snapshot != null) ? snapshot : SnapshotMode.AUTO;
+		if (start != null && snapshot == SnapshotMode.AUTO) {
+			snapshot = SnapshotMode.NEVER;
+		}
+		if (start != null && snapshot != SnapshotMode.NEVER) {
+			throw new IllegalArgumentException("Table " + source + " has a start point (" + start + ") and snapshot "
+					+ "mode " + snapshot + ": a start point is where a table streams from without a copy, so it goes "
+					+ "with snapshot mode never (or auto) only");
+		}
 		if ((sink == null) != (destination instanceof Destination.Table)) {
 			throw new IllegalArgumentException("Table " + source + " goes to " + destination + ((sink != null)
 					? ", which is no sink's destination" : ", which needs a sink"));
 		}
+	}
+
+	/** Maps a table to a destination, streaming from the head when it is not copied. */
+	public TableMapping(TableId source, Destination destination, List<String> key, SnapshotMode snapshot,
+			TableSink sink, String rule) {
+		this(source, destination, key, snapshot, sink, rule, null);
 	}
 
 	/** Maps a table listed on its own to a destination. */
@@ -75,12 +93,21 @@ public record TableMapping(TableId source, Destination destination, List<String>
 	 * other way round.
 	 */
 	TableMapping withSink(TableSink other) {
-		return new TableMapping(this.source, other.destination(this.source), this.key, this.snapshot, other, this.rule);
+		return new TableMapping(this.source, other.destination(this.source), this.key, this.snapshot, other, this.rule,
+				this.start);
 	}
 
 	/** Returns this mapping as taken by the named rule. */
 	TableMapping takenBy(String name) {
-		return new TableMapping(this.source, this.destination, this.key, this.snapshot, this.sink, name);
+		return new TableMapping(this.source, this.destination, this.key, this.snapshot, this.sink, name, this.start);
+	}
+
+	/**
+	 * Returns this mapping starting at {@code point} when it is not copied and has no checkpoint.
+	 * @throws IllegalArgumentException when its snapshot mode copies it
+	 */
+	public TableMapping startingAt(StartPoint point) {
+		return new TableMapping(this.source, this.destination, this.key, this.snapshot, this.sink, this.rule, point);
 	}
 
 	/** Returns whether the table's changes go to a sink rather than a target table. */

@@ -72,7 +72,7 @@ final class TableReport {
 	}
 
 	private static TableStatus.Checksum checksum(TableRuntime table) {
-		ChecksumProgress current = table.checksumProgress();
+		ChecksumProgress current = table.checksums.latest();
 		return (current != null) ? current.snapshot() : TableStatus.Checksum.IDLE;
 	}
 

@@ -8,6 +8,7 @@ import io.tributary.apply.TableSink;
 import io.tributary.name.TableId;
 import io.tributary.name.TablePattern;
 import io.tributary.name.TargetTemplate;
+import io.tributary.source.StartPoint;
 
 /**
  * Tables taken by a pattern rather than listed one by one: every source table the pattern
@@ -65,6 +66,15 @@ public record TableRule(String name, TablePattern include, List<TablePattern> ex
 		Objects.requireNonNull(sinks, "sinks");
 		return new TableRule(name, include, exclude,
 				(source) -> TableMapping.toSink(source, key, snapshot, sinks.apply(source)));
+	}
+
+	/**
+	 * Returns this rule with each table it takes starting at {@code point} when it is not copied
+	 * and has no checkpoint; {@code null} for the source's head.
+	 */
+	public TableRule startingAt(StartPoint point) {
+		return (point == null) ? this
+				: new TableRule(this.name, this.include, this.exclude, this.mapping.andThen((m) -> m.startingAt(point)));
 	}
 
 	/** Returns whether the rule takes the table. */

@@ -2,11 +2,9 @@ package io.tributary.pipeline;
 
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.ReentrantLock;
 
 import io.tributary.apply.JdbcReplaceApplier;
-import io.tributary.checksum.ChecksumProgress;
 import io.tributary.copy.Copier;
 import io.tributary.schema.TableLayout;
 import io.tributary.source.Position;
@@ -72,11 +70,8 @@ final class TableRuntime {
 	 */
 	private volatile boolean copyOnRestart;
 
-	/** The latest checksum pass, or {@code null} before the first. */
-	private volatile ChecksumProgress checksum;
-
-	/** Completes when the checksum pass queued and not yet started ends; {@code null} when none is. */
-	private volatile CompletableFuture<TableStatus.Checksum> checksumQueued;
+	/** The table's latest checksum pass and the one queued. */
+	final TableChecksums checksums = new TableChecksums();
 
 	TableRuntime(TableMapping mapping) {
 		this.mapping = mapping;
@@ -212,15 +207,29 @@ final class TableRuntime {
 	void drop(String what) {
 		enter(Phase.DROPPED, what);
 		this.lastAction = new TableStatus.Action("dropped", Instant.now(), what);
-		BufferedSubscription buffer = this.wiring.subscription();
-		if (buffer != null) {
-			buffer.clear();
-		}
+		releaseBuffer();
+	}
+
+	/**
+	 * Stops the table copied once (snapshot mode only): its target equals the source table at
+	 * {@code end}, its confirmed position from now on; its buffer is released.
+	 */
+	void copied(Position end, String what) {
+		this.confirmed = end;
+		this.snapshotDone = true;
+		enter(Phase.COPIED, what);
+		this.lastAction = new TableStatus.Action("copied", Instant.now(), what);
+		releaseBuffer();
 	}
 
 	void fail(String error) {
 		this.lastError = error;
 		enter(Phase.FAILED, error);
+		releaseBuffer();
+	}
+
+	/** Empties the buffer of a table that stopped, which wakes a reader waiting for room in it. */
+	private void releaseBuffer() {
 		BufferedSubscription buffer = this.wiring.subscription();
 		if (buffer != null) {
 			buffer.clear();
@@ -350,28 +359,6 @@ final class TableRuntime {
 		return (current != null) ? current.watermarks() : Watermarks.NONE;
 	}
 
-	// Checksums; the pipeline's checksum runs call these under their own lock.
-
-	CompletableFuture<TableStatus.Checksum> checksumQueued() {
-		return this.checksumQueued;
-	}
-
-	/** Queues a checksum pass: the status shows it unless one still runs. */
-	void queueChecksum(ChecksumProgress progress, CompletableFuture<TableStatus.Checksum> done) {
-		this.checksumQueued = done;
-		if (this.checksum == null || this.checksum.isFinished()) {
-			this.checksum = progress;
-		}
-	}
-
-	/** Starts the queued pass, or drops it when it could not be queued: a request from now on queues the next one. */
-	void checksumStarted(ChecksumProgress progress) {
-		this.checksumQueued = null;
-		if (progress != null) {
-			this.checksum = progress;
-		}
-	}
-
 	// What status reads.
 
 	long changesApplied() {
@@ -392,11 +379,6 @@ final class TableRuntime {
 
 	TableDetail.Checkpoint lastCheckpoint() {
 		return this.lastCheckpoint;
-	}
-
-	/** Returns the latest checksum pass, or {@code null} before the first. */
-	ChecksumProgress checksumProgress() {
-		return this.checksum;
 	}
 
 }

@@ -1,5 +1,6 @@
 package io.tributary.pipeline;
 
+import java.io.IOException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -21,6 +22,7 @@ import io.tributary.settings.Setting;
 import io.tributary.settings.SettingNames;
 import io.tributary.source.Position;
 import io.tributary.source.binlog.ResumeCheck;
+import io.tributary.source.binlog.StartPoints;
 import io.tributary.status.TableStatus.Phase;
 import io.tributary.subscription.BufferedSubscription;
 
@@ -88,6 +90,16 @@ final class TableSetup {
 					+ "resuming from checkpoint {}", mapping.target(), mapping.source(), checkpoint.position());
 			usable = false;
 		}
+		if (usable && checkpoint.ended() && checkpoint.snapshotDone() && mapping.snapshot() == SnapshotMode.ONLY) {
+			// Copied once before: it stays where it ended, whatever the binlog holds now.
+			table.takeChangesInto(new BufferedSubscription(layout, settings.bufferSoftLimitBytes(),
+					settings.flushMaxChanges(), this.runtime::wake));
+			table.copied(checkpoint.position(), "copied once (snapshot only) before; its target equals the source "
+					+ "table at " + checkpoint.position());
+			logger.info("Table {} was copied once and stays so (snapshot only), at {}", mapping.source(),
+					checkpoint.position());
+			return null;
+		}
 		String unavailable = usable ? ResumeCheck.unavailable(checkpoint.position(), binaryLogs, this.runtime.source,
 				this.runtime.server().serverId(), settings.source().gtidPositioning()) : null;
 		if (unavailable != null) {
@@ -109,9 +121,11 @@ final class TableSetup {
 			logger.info("Table {} resumes from checkpoint {}", mapping.source(), checkpoint.position());
 		}
 		else if (!snapshot && mapping.snapshot() == SnapshotMode.NEVER && !usable) {
-			// Streams from the head; rows that exist already are not copied.
-			table.startStreaming(null);
-			logger.info("Table {} is not snapshotted (snapshot mode never)", mapping.source());
+			// Rows that exist already are not copied.
+			resumeFrom = startPoint(mapping, binaryLogs);
+			table.startStreaming(resumeFrom);
+			logger.info("Table {} is not snapshotted (snapshot mode never); it streams from {}", mapping.source(),
+					(resumeFrom != null) ? resumeFrom + " (start " + mapping.start() + ")" : "the source's head");
 		}
 		else {
 			Copier copy = copier(table, layout, targetKeys);
@@ -124,7 +138,37 @@ final class TableSetup {
 		}
 		table.takeChangesInto(new BufferedSubscription(layout, settings.bufferSoftLimitBytes(),
 				settings.flushMaxChanges(), this.runtime::wake));
+		if (mapping.snapshot() == SnapshotMode.ONLY) {
+			table.intake.endsOnce();
+		}
 		return resumeFrom;
+	}
+
+	/** Returns where a table that is not copied starts streaming, or {@code null} for the head. */
+	private Position startPoint(TableMapping mapping, LinkedHashMap<String, Long> binaryLogs) throws SQLException {
+		if (mapping.start() == null) {
+			return null;
+		}
+		PipelineSettings settings = this.runtime.settings;
+		String refusal;
+		try {
+			Position at = new StartPoints(this.runtime.source, settings.source(), settings.settingNames(),
+					this.runtime.server().serverId()).resolve(mapping.start(), binaryLogs);
+			refusal = (at != null) ? ResumeCheck.unavailable(at, binaryLogs, this.runtime.source,
+					this.runtime.server().serverId(), settings.source().gtidPositioning()) : null;
+			if (refusal == null) {
+				return at;
+			}
+		}
+		catch (IllegalArgumentException ex) {
+			refusal = ex.getMessage();
+		}
+		catch (IOException ex) {
+			refusal = "its binary log could not be read: " + ex.getMessage();
+		}
+		throw new SchemaException("Table " + mapping.source() + " is to start streaming at " + mapping.start()
+				+ ", but " + refusal + ". Give another start point (now, gtid:<set>, <file>:<offset> or "
+				+ "timestamp:<instant>), or copy the table (snapshot auto)");
 	}
 
 	private void refuseCopyOntoItself(TableMapping mapping) throws SQLException {

@@ -1,6 +1,6 @@
 /**
  * One pipeline per source server: table lifecycle (snapshotting, catching up, streaming, paused,
- * failed), the catch-up loop, per-table control and graceful stop.
+ * failed, dropped, copied once), the catch-up loop, per-table control and graceful stop.
  *
  * <p>{@link io.tributary.pipeline.Pipeline} is the facade; the work is split by job:
  * {@code Startup} and {@code TableSetup} prepare tables and choose where the stream starts,
@@ -13,7 +13,8 @@
  * the other parts change them only through named transitions; {@code CycleSignal} wakes the
  * catch-up loop early. {@code FlushTotals} keeps each table's flush totals for the status, and
  * {@code TableTimeline} its recent events (phase changes, actions and who asked, waits for buffer
- * room, failed flushes, schema changes, checksum results), at most 200 a table.
+ * room, failed flushes, schema changes, checksum results), at most 200 a table, and
+ * {@code TableChecksums} its latest and queued checksum passes.
  * {@code ReplicationRun} runs a full cycle at every flush interval or on request, and an early one
  * whenever the reader reports that it has read everything the source sent
  * ({@code cdc.flush.when-idle}); an early cycle leaves recently written keys buffered, and a wait
@@ -27,6 +28,12 @@
  * {@code TableRuntime.enter}; a table is held, or waits for the reader's rewind, while an action
  * sets it up again, and takes no changes meanwhile ({@code TableIntake.isOpen}); a table activated
  * after a cycle read the activation count sits that cycle out ({@code TableIntake.activatedAfter}).
+ *
+ * <p>Invariant (copied once): a table of snapshot mode {@code ONLY} ends at a transaction boundary
+ * the reader and the control thread agree on under the intake's lock ({@code TableIntake.endBy}):
+ * it takes the whole of every transaction before the end and nothing from it on, so once its buffer
+ * is applied its target equals the source table at the end; its checkpoint records the end before
+ * the table shows {@code COPIED}, so a restart finds it ended and leaves it so.
  *
  * <p>Invariant (HA): a run writes rows and checkpoints only through its term's fence, loads the
  * checkpoints only after it leads, and once its term is lost applies nothing more.

@@ -259,12 +259,18 @@ public record TableStatus(String name, Destination destination, String rule, Pha
 		 * The source table was dropped, or renamed to a name Tributary does not replicate: nothing
 		 * more comes. Its target and its checkpoint are kept; its timeline says what happened.
 		 */
-		DROPPED;
+		DROPPED,
+		/**
+		 * Copied once and stopped, as its snapshot mode {@code only} asks: its target equals the
+		 * source table at its confirmed position, which stays; nothing more is applied.
+		 */
+		COPIED;
 
 		/**
 		 * Returns whether a table in this phase may move to {@code next}: the one table of the
 		 * phases' transitions. Any phase may fail or be dropped; a table is copied (again) from any phase but a
-		 * copy; it streams only after catching up, and is paused only while it catches up or streams.
+		 * copy; it streams only after catching up, is paused only while it catches up or streams, and
+		 * ends copied once ({@code COPIED}) from catching up or streaming, or when it starts so.
 		 * @param next the phase to move to
 		 * @return whether the move is allowed; moving to the same phase is no move and always allowed
 		 */
@@ -273,17 +279,17 @@ public record TableStatus(String name, Destination destination, String rule, Pha
 				return true;
 			}
 			return switch (this) {
-				case STARTING -> next == SNAPSHOTTING || next == CATCHING_UP;
+				case STARTING -> next == SNAPSHOTTING || next == CATCHING_UP || next == COPIED;
 				case SNAPSHOTTING -> next == CATCHING_UP;
-				case CATCHING_UP -> next == STREAMING || next == PAUSED || next == SNAPSHOTTING;
-				case STREAMING -> next == PAUSED || next == SNAPSHOTTING;
-				case PAUSED, FAILED, DROPPED -> next == CATCHING_UP || next == SNAPSHOTTING;
+				case CATCHING_UP -> next == STREAMING || next == PAUSED || next == SNAPSHOTTING || next == COPIED;
+				case STREAMING -> next == PAUSED || next == SNAPSHOTTING || next == COPIED;
+				case PAUSED, FAILED, DROPPED, COPIED -> next == CATCHING_UP || next == SNAPSHOTTING || next == COPIED;
 			};
 		}
 
-		/** Returns whether a table in this phase has stopped for good until an action: failed or dropped. */
+		/** Returns whether a table in this phase has stopped until an action: failed, dropped or copied once. */
 		public boolean isStopped() {
-			return this == FAILED || this == DROPPED;
+			return this == FAILED || this == DROPPED || this == COPIED;
 		}
 
 	}

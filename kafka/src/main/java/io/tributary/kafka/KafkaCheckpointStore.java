@@ -139,6 +139,9 @@ public final class KafkaCheckpointStore implements CheckpointStore {
 		fields.put("position", (checkpoint.position() != null) ? checkpoint.position().toString() : "");
 		fields.put("copiedUpTo", (checkpoint.copiedUpTo() != null) ? KeyText.format(checkpoint.copiedUpTo()) : "");
 		fields.put("updatedAt", String.valueOf(checkpoint.updatedAt()));
+		if (checkpoint.ended()) {
+			fields.put("ended", "true");
+		}
 		StringBuilder text = new StringBuilder();
 		fields.forEach((name, value) -> text.append(name).append('=')
 			.append(URLEncoder.encode(value, StandardCharsets.UTF_8)).append('\n'));
@@ -162,7 +165,8 @@ public final class KafkaCheckpointStore implements CheckpointStore {
 		return new TableCheckpoint(new TableId(fields.get("sourceSchema"), fields.get("sourceTable")),
 				target(fields.get("targetSchema"), fields.get("targetTable")),
 				Boolean.parseBoolean(fields.get("snapshotDone")), position.isEmpty() ? null : Position.parse(position),
-				copiedUpTo.isEmpty() ? null : KeyText.parse(copiedUpTo), Instant.parse(fields.get("updatedAt")));
+				copiedUpTo.isEmpty() ? null : KeyText.parse(copiedUpTo), Instant.parse(fields.get("updatedAt")),
+				Boolean.parseBoolean(fields.get("ended")));
 	}
 
 	/**

@@ -157,6 +157,11 @@ final class PipelineHealthRules {
 				status = Status.UP;
 				reason = "Dropped on the source; its target is kept (see lastAction)";
 			}
+			case COPIED -> {
+				// A one-shot copy that finished: its target equals the source at its confirmed position.
+				status = Status.UP;
+				reason = "Copied once (snapshot only) and stopped, as configured";
+			}
 			case STARTING, SNAPSHOTTING, CATCHING_UP -> status = this.snapshottingStatus;
 			case STREAMING -> {
 				if (table.lastError() != null && table.lastFlush() != null && !"ok".equals(table.lastFlush().outcome())) {

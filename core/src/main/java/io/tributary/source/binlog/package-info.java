@@ -38,5 +38,10 @@
  * refuses at start a position the source cannot serve (GTIDs it never executed or purged past, a
  * file it no longer has, another server's file and offset), and a connection by file and offset
  * that reaches another server reads nothing.
+ *
+ * <p>Start points: {@code StartPoints} turns a table's start point (an instant, a file and offset,
+ * a GTID set) into a position at a transaction's start, reading binlog files from their start with
+ * {@code BinlogWalk}, a non-blocking replica connection of its own under a random
+ * {@code server_id}, so the reader's stream is never taken for a duplicate and cut.
  */
 package io.tributary.source.binlog;
