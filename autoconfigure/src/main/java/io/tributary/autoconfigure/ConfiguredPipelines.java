@@ -156,8 +156,8 @@ final class ConfiguredPipelines {
 				String entry = list + "[" + i + "]";
 				TablePattern include = ConfiguredRules.source(table.getSource(), entry + ".source");
 				if (!include.isExact()) {
-					rules.add(ConfiguredRules.rule(table, entry, include, targetSchema, listenerMode, topics)
-						.startingAt(startPoint(table, entry)));
+					rules.add(ConfiguredRules.merged(ConfiguredRules.rule(table, entry, include, targetSchema, listenerMode,
+							topics), table, entry, listenerMode).startingAt(startPoint(table, entry)));
 					continue;
 				}
 				ConfiguredRules.refuseExcludeOfOneTable(table, entry);

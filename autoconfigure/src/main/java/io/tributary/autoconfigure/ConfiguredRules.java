@@ -77,6 +77,31 @@ final class ConfiguredRules {
 					+ ".source names one table, which leaves nothing to exclude", "Remove " + entry + ".exclude, or "
 							+ "make " + entry + ".source a pattern.");
 		}
+		if (table.getMerge().getColumn() != null) {
+			throw new TributaryConfigurationException(entry + ".merge.column", table.getMerge().getColumn(), entry
+					+ ".source names one table, which leaves nothing to merge", "Remove " + entry + ".merge, or make "
+							+ entry + ".source a pattern that takes the tables to merge (regex: names them exactly).");
+		}
+	}
+
+	/**
+	 * Returns a rule merging the tables it takes into their targets when the entry asks for it.
+	 * @throws TributaryConfigurationException when the entry's tables do not go to target tables
+	 */
+	static TableRule merged(TableRule rule, TributaryProperties.Table table, String entry, boolean listenerMode) {
+		String column = table.getMerge().getColumn();
+		if (column == null) {
+			return rule;
+		}
+		if (column.isBlank() || listenerMode || table.getKafka().getTopic() != null) {
+			throw new TributaryConfigurationException(entry + ".merge.column", column, column.isBlank()
+					? entry + ".merge.column is empty"
+					: entry + "'s tables go to " + (listenerMode ? "the ChangeListener" : "a Kafka topic")
+							+ ", which holds no rows to tell apart; only a target table can merge tables",
+					column.isBlank() ? "Name the target column that tells the merged tables apart, such as shard."
+							: "Remove " + entry + ".merge.");
+		}
+		return rule.merging(column, table.getMerge().getValue());
 	}
 
 	/** Reads a target template; without one, each table keeps its name in the target's default schema. */

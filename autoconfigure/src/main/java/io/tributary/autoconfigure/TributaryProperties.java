@@ -14,6 +14,7 @@ import io.tributary.copy.CopySizing;
 import io.tributary.ha.HaSettings;
 import io.tributary.pipeline.InvalidCheckpointBehavior;
 import io.tributary.pipeline.PipelineSettings.Defaults;
+import io.tributary.pipeline.ShardValue;
 import io.tributary.pipeline.SnapshotMode;
 import io.tributary.source.SourceSettings;
 import io.tributary.source.SslMode;
@@ -475,6 +476,15 @@ public class TributaryProperties {
 		 */
 		private final TableKafka kafka = new TableKafka();
 
+		/**
+		 * Merging the tables a pattern takes into one target table.
+		 */
+		private final TableMerge merge = new TableMerge();
+
+		public TableMerge getMerge() {
+			return this.merge;
+		}
+
 		public TableKafka getKafka() {
 			return this.kafka;
 		}
@@ -517,6 +527,42 @@ public class TributaryProperties {
 
 		public void setExclude(List<String> exclude) {
 			this.exclude = exclude;
+		}
+
+	}
+
+	/**
+	 * Merging the tables a pattern takes into one target table (shards).
+	 */
+	public static class TableMerge {
+
+		/**
+		 * Column of the target that tells the merged tables' rows apart and leads its primary
+		 * key; setting it merges the tables the pattern takes into the target the template
+		 * names, which may then be one table for all.
+		 */
+		private String column;
+
+		/**
+		 * What the column holds for each source table: table (its name), schema (its schema's
+		 * name) or schema-table (both, as schema.table).
+		 */
+		private ShardValue value = ShardValue.TABLE;
+
+		public String getColumn() {
+			return this.column;
+		}
+
+		public void setColumn(String column) {
+			this.column = column;
+		}
+
+		public ShardValue getValue() {
+			return this.value;
+		}
+
+		public void setValue(ShardValue value) {
+			this.value = value;
 		}
 
 	}

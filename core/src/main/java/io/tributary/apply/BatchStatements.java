@@ -34,7 +34,10 @@ final class BatchStatements {
 
 	private final BatchLimits limits;
 
-	BatchStatements(TableId table, TableLayout layout, int width, int[] written, BatchLimits limits) {
+	/** The slice's value, after each row's values; empty without a slice. */
+	private final String sliceValue;
+
+	BatchStatements(TableId table, TableLayout layout, int width, int[] written, BatchLimits limits, TargetSlice slice) {
 		this.layout = layout;
 		this.width = width;
 		this.written = written;
@@ -42,8 +45,9 @@ final class BatchStatements {
 		this.replacePrefix = "REPLACE INTO " + table.quoted() + " ("
 				+ Arrays.stream(written).mapToObj((ordinal) -> layout.columns().get(ordinal).quotedName())
 					.collect(Collectors.joining(", "))
-				+ ") VALUES ";
-		this.deletePrefix = "DELETE FROM " + table.quoted() + " WHERE ";
+				+ ((slice != null) ? ", " + slice.quotedColumn() : "") + ") VALUES ";
+		this.deletePrefix = "DELETE FROM " + table.quoted() + " WHERE " + ((slice != null) ? slice.predicate() + " AND " : "");
+		this.sliceValue = (slice != null) ? ", " + slice.literal() : "";
 	}
 
 	/**
@@ -88,7 +92,7 @@ final class BatchStatements {
 	}
 
 	private String replaceSql(List<Object[]> rows) {
-		String full = "(" + "?, ".repeat(this.written.length - 1) + "?)";
+		String full = "(" + "?, ".repeat(this.written.length - 1) + "?" + this.sliceValue + ")";
 		StringBuilder sql = new StringBuilder(this.replacePrefix.length() + rows.size() * (full.length() + 2));
 		sql.append(this.replacePrefix);
 		for (int i = 0; i < rows.size(); i++) {
@@ -103,7 +107,7 @@ final class BatchStatements {
 			for (int j = 0; j < this.written.length; j++) {
 				sql.append((j > 0) ? ", " : "").append((this.written[j] < values) ? "?" : "DEFAULT");
 			}
-			sql.append(')');
+			sql.append(this.sliceValue).append(')');
 		}
 		return sql.toString();
 	}

@@ -59,6 +59,9 @@ public final class JdbcReplaceApplier implements Applier {
 
 	private final TargetFence fence;
 
+	/** The part of the target this table owns, or {@code null} for all of it. */
+	private final TargetSlice slice;
+
 	private final BatchLimits limits;
 
 	private final BatchStatements statements;
@@ -94,7 +97,20 @@ public final class JdbcReplaceApplier implements Applier {
 	 */
 	public JdbcReplaceApplier(DataSource target, TableId targetTable, TableLayout layout, int width, int batchRows,
 			long batchBytes, TargetFence fence) {
+		this(target, targetTable, layout, width, batchRows, batchBytes, fence, null);
+	}
+
+	/**
+	 * Creates an applier writing the first {@code width} columns of the layout into one slice of
+	 * the target, each of whose transactions proves leadership through {@code fence} before it
+	 * commits.
+	 * @param slice the part of the target the source table owns (merged shards), or {@code null}
+	 * for the whole target
+	 */
+	public JdbcReplaceApplier(DataSource target, TableId targetTable, TableLayout layout, int width, int batchRows,
+			long batchBytes, TargetFence fence, TargetSlice slice) {
 		this.target = target;
+		this.slice = slice;
 		this.fence = fence;
 		this.targetTable = targetTable;
 		this.layout = layout;
@@ -102,20 +118,26 @@ public final class JdbcReplaceApplier implements Applier {
 		// Generated columns are left out: the target refuses any value for them but their own.
 		int[] written = layout.writtenColumns(width);
 		this.limits = new BatchLimits(batchRows, batchBytes, written.length, layout.keyColumns().length);
-		this.statements = new BatchStatements(targetTable, layout, width, written, this.limits);
+		this.statements = new BatchStatements(targetTable, layout, width, written, this.limits, slice);
 		this.loads = new StreamedLoads(target, targetTable, fence,
-				new LocalInfileLoad(targetTable, layout, width, written));
-		this.keyReader = new TargetKeyReader(target, targetTable, layout);
+				new LocalInfileLoad(targetTable, layout, width, written, slice));
+		this.keyReader = new TargetKeyReader(target, targetTable, layout, slice);
 		this.loadRows = Math.min(this.limits.maxUpsertRows(), LOAD_ROWS);
 	}
 
 	/**
-	 * Empties the target table: with TRUNCATE, or, when fenced, with DELETEs of at most
-	 * {@value TargetTruncation#FENCED_DELETE_ROWS} rows in fenced transactions, since TRUNCATE
-	 * commits on its own and could not be refused to an instance that no longer leads.
+	 * Empties the target table, or this table's slice of it: with TRUNCATE, or, when fenced or
+	 * sliced, with DELETEs of at most {@value TargetTruncation#FENCED_DELETE_ROWS} rows, since
+	 * TRUNCATE commits on its own and could not be refused to an instance that no longer leads, and
+	 * would empty the other slices too.
 	 */
 	public void truncate() {
-		TargetTruncation.truncate(this.target, this.targetTable, this.fence);
+		TargetTruncation.truncate(this.target, this.targetTable, this.fence, this.slice);
+	}
+
+	/** Returns the part of the target this table owns, or {@code null} for all of it. */
+	public TargetSlice slice() {
+		return this.slice;
 	}
 
 	public TableId targetTable() {

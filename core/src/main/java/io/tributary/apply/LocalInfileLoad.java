@@ -72,7 +72,7 @@ final class LocalInfileLoad {
 	 * Creates the load of the columns at {@code written} (see {@link TableLayout#writtenColumns})
 	 * of rows of at least {@code width} values into {@code table}.
 	 */
-	LocalInfileLoad(TableId table, TableLayout layout, int width, int[] written) {
+	LocalInfileLoad(TableId table, TableLayout layout, int width, int[] written, TargetSlice slice) {
 		this.width = width;
 		this.ordinals = written.clone();
 		this.columns = Arrays.stream(written).mapToObj(layout.columns()::get).toArray(Column[]::new);
@@ -99,7 +99,8 @@ final class LocalInfileLoad {
 		}
 		this.sql = "LOAD DATA LOCAL INFILE 'tributary-rows' REPLACE INTO TABLE " + table.quoted()
 				+ " CHARACTER SET utf8mb4 FIELDS TERMINATED BY '\\t' ESCAPED BY '\\\\' LINES TERMINATED BY '\\n' ("
-				+ fields + ")" + conversions;
+				+ fields + ")" + conversions + ((slice == null) ? ""
+						: ((conversions.length() > 0) ? ", " : " SET ") + slice.predicate());
 	}
 
 	/** Returns the statement's text. */

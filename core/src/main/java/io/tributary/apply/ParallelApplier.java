@@ -143,7 +143,8 @@ public final class ParallelApplier implements Applier {
 	}
 
 	private static List<UniqueIndex> readIndexes(JdbcReplaceApplier statements) throws SQLException {
-		return UniqueIndexReader.read(statements.target(), statements.targetTable(), statements.layout());
+		return UniqueIndexReader.read(statements.target(), statements.targetTable(), statements.layout(),
+				statements.slice());
 	}
 
 	private static void logPartitioning(TableId table, List<UniqueIndex> indexes) {

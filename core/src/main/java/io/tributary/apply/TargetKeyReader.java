@@ -34,13 +34,13 @@ final class TargetKeyReader {
 
 	private final KeyPredicates.Predicate atMost;
 
-	TargetKeyReader(DataSource target, TableId table, TableLayout layout) {
+	TargetKeyReader(DataSource target, TableId table, TableLayout layout, TargetSlice slice) {
 		this.target = target;
 		this.keys = layout.keys();
 		this.above = KeyPredicates.greaterThan(this.keys);
 		this.atMost = KeyPredicates.atMost(this.keys);
 		this.select = "SELECT " + this.keys.stream().map(Column::selectExpression).collect(Collectors.joining(", "))
-				+ " FROM " + table.quoted() + " WHERE 1 = 1";
+				+ " FROM " + table.quoted() + " WHERE " + ((slice != null) ? slice.predicate() : "1 = 1");
 	}
 
 	/**

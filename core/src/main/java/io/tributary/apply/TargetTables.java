@@ -8,6 +8,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 import javax.sql.DataSource;
 
@@ -31,6 +32,9 @@ public final class TargetTables {
 
 	private static final Logger logger = LoggerFactory.getLogger(TargetTables.class);
 
+	/** A primary or unique key line of {@code SHOW CREATE TABLE}, up to the parenthesis of its columns. */
+	private static final Pattern KEY_LINE = Pattern.compile("^(\\s*(?:PRIMARY KEY|UNIQUE KEY(?: `(?:[^`]|``)*`)?)\\s*)\\(");
+
 	private TargetTables() {
 	}
 
@@ -47,15 +51,29 @@ public final class TargetTables {
 	 */
 	public static boolean prepare(DataSource source, DataSource target, TableLayout layout, TableId targetTable,
 			String configKey) throws SQLException {
+		return prepare(source, target, layout, targetTable, configKey, null);
+	}
+
+	/**
+	 * Creates or verifies the target table that several source tables are merged into, each in a
+	 * slice of its own: the target has the source's columns and the slice column, which leads its
+	 * primary key and each of its unique keys.
+	 * @param slice the slice of the source table, or {@code null} when the target is its alone
+	 * @return whether the target already held rows of the slice
+	 * @see #prepare(DataSource, DataSource, TableLayout, TableId, String)
+	 */
+	public static boolean prepare(DataSource source, DataSource target, TableLayout layout, TableId targetTable,
+			String configKey, TargetSlice slice) throws SQLException {
 		try (Connection connection = target.getConnection()) {
 			List<String[]> existing = columns(connection, targetTable);
 			if (existing.isEmpty()) {
-				create(source, connection, layout, targetTable);
+				create(source, connection, layout, targetTable, slice);
 				return false;
 			}
-			verify(connection, layout, targetTable, existing, configKey);
+			verify(connection, layout, targetTable, existing, configKey, slice);
 			try (Statement statement = connection.createStatement();
-					ResultSet rs = statement.executeQuery("SELECT 1 FROM " + targetTable.quoted() + " LIMIT 1")) {
+					ResultSet rs = statement.executeQuery("SELECT 1 FROM " + targetTable.quoted()
+							+ ((slice != null) ? " WHERE " + slice.predicate() : "") + " LIMIT 1")) {
 				return rs.next();
 			}
 		}
@@ -93,15 +111,15 @@ public final class TargetTables {
 		}
 	}
 
-	private static void create(DataSource source, Connection target, TableLayout layout, TableId targetTable)
-			throws SQLException {
+	private static void create(DataSource source, Connection target, TableLayout layout, TableId targetTable,
+			TargetSlice slice) throws SQLException {
 		String definition;
 		try (Connection connection = source.getConnection(); Statement statement = connection.createStatement();
 				ResultSet rs = statement.executeQuery("SHOW CREATE TABLE " + layout.table().quoted())) {
 			rs.next();
 			definition = rs.getString(2);
 		}
-		String ddl = targetDefinition(definition, targetTable);
+		String ddl = targetDefinition(definition, targetTable, slice);
 		// The SQL mode rows are written with: a definition made under a lenient source mode, such as
 		// a zero-date default, is refused by a server's default NO_ZERO_DATE.
 		Sessions.prepareTarget(target);
@@ -127,12 +145,36 @@ public final class TargetTables {
 	 * parents may not be replicated), no AUTO_INCREMENT counter.
 	 */
 	static String targetDefinition(String sourceDefinition, TableId targetTable) {
+		return targetDefinition(sourceDefinition, targetTable, null);
+	}
+
+	/**
+	 * Rewrites a source {@code CREATE TABLE} for the target, as {@link #targetDefinition(String, TableId)}
+	 * does, and for a slice with its column after the source's and leading the primary and unique keys.
+	 */
+	static String targetDefinition(String sourceDefinition, TableId targetTable, TargetSlice slice) {
 		String[] lines = sourceDefinition.split("\n");
 		List<String> kept = new ArrayList<>();
 		for (int i = 1; i < lines.length; i++) {
-			if (!lines[i].contains("FOREIGN KEY")) {
-				kept.add(lines[i]);
+			if (lines[i].contains("FOREIGN KEY")) {
+				continue;
 			}
+			if (slice != null && lines[i].trim().startsWith("`")) {
+				// A column no longer leading a key may not count on its own: the rows bring their values.
+				lines[i] = lines[i].replaceFirst(" AUTO_INCREMENT(?=[ ,]|$)", "");
+			}
+			if (slice != null && KEY_LINE.matcher(lines[i]).find()) {
+				if (kept.stream().noneMatch((line) -> line.contains(slice.definition()))) {
+					kept.add("  " + slice.definition() + ",");
+				}
+				kept.add(KEY_LINE.matcher(lines[i]).replaceFirst("$1(" + slice.quotedColumn().replace("$", "\\$") + ", "));
+				continue;
+			}
+			if (slice != null && lines[i].matches("^\\s*(KEY|INDEX|FULLTEXT|SPATIAL|CONSTRAINT)\\b.*")
+					&& kept.stream().noneMatch((line) -> line.contains(slice.definition()))) {
+				kept.add("  " + slice.definition() + ",");
+			}
+			kept.add(lines[i]);
 		}
 		// Fix the comma of the last column or key line if a dropped line followed it.
 		for (int i = kept.size() - 2; i >= 0; i--) {
@@ -145,13 +187,21 @@ public final class TargetTables {
 		return "CREATE TABLE IF NOT EXISTS " + targetTable.quoted() + " (\n" + body;
 	}
 
-	private static void verify(Connection connection, TableLayout layout, TableId targetTable, List<String[]> existing,
-			String configKey) throws SQLException {
+	private static void verify(Connection connection, TableLayout layout, TableId targetTable, List<String[]> all,
+			String configKey, TargetSlice slice) throws SQLException {
 		List<Column> columns = layout.columns();
 		String advice = " Drop or fix the target table, or point " + configKey + " at another table.";
+		List<String[]> existing = all;
+		if (slice != null) {
+			existing = all.stream().filter((column) -> !column[0].equalsIgnoreCase(slice.column())).toList();
+			if (existing.size() == all.size()) {
+				throw new SchemaException("Target table " + targetTable + " has no column " + slice.column()
+						+ ", which tells the merged tables' rows apart (" + layout.table() + " is one of them)." + advice);
+			}
+		}
 		if (existing.size() != columns.size()) {
 			throw new SchemaException("Target table " + targetTable + " has " + existing.size() + " columns but source "
-					+ layout.table() + " has " + columns.size() + "." + advice);
+					+ layout.table() + " has " + columns.size() + firstDifference(columns, existing) + "." + advice);
 		}
 		for (Column column : columns) {
 			String[] other = existing.get(column.ordinal());
@@ -170,7 +220,11 @@ public final class TargetTables {
 						+ ")." + advice);
 			}
 		}
-		List<String> sourceKey = layout.keys().stream().map((column) -> column.name().toLowerCase()).toList();
+		List<String> sourceKey = new ArrayList<>();
+		if (slice != null) {
+			sourceKey.add(slice.column().toLowerCase());
+		}
+		layout.keys().forEach((column) -> sourceKey.add(column.name().toLowerCase()));
 		Map<String, List<String>> targetKeys = LayoutReader.uniqueKeys(connection, targetTable);
 		boolean keyed = targetKeys.values().stream()
 			.anyMatch((index) -> index.stream().map(String::toLowerCase).toList().equals(sourceKey));
@@ -178,6 +232,20 @@ public final class TargetTables {
 			throw new SchemaException("Target table " + targetTable + " has no primary or unique key on " + sourceKey
 					+ ", the key of source " + layout.table() + " (it has " + targetKeys + ")." + advice);
 		}
+	}
+
+	/** Names the first column where a source and a target of different widths part. */
+	private static String firstDifference(List<Column> columns, List<String[]> existing) {
+		for (int i = 0; i < Math.max(columns.size(), existing.size()); i++) {
+			if (i >= columns.size()) {
+				return ": column " + existing.get(i)[0] + " is in the target only";
+			}
+			if (i >= existing.size() || !existing.get(i)[0].equalsIgnoreCase(columns.get(i).name())) {
+				return ": column " + columns.get(i).name() + " " + columns.get(i).columnType() + " (column " + (i + 1)
+						+ ") is in the source but not there in the target";
+			}
+		}
+		return "";
 	}
 
 	/**

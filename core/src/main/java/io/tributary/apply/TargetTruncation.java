@@ -29,8 +29,18 @@ final class TargetTruncation {
 	 * @throws ApplyException when the target refuses, or the fence refused a transaction
 	 */
 	static void truncate(DataSource target, TableId table, TargetFence fence) {
+		truncate(target, table, fence, null);
+	}
+
+	/**
+	 * Empties {@code table}, or only its slice: with DELETEs of at most {@value #FENCED_DELETE_ROWS}
+	 * rows of the slice, fenced or not, since TRUNCATE would empty the other slices too.
+	 * @throws ApplyException when the target refuses, or the fence refused a transaction
+	 */
+	static void truncate(DataSource target, TableId table, TargetFence fence, TargetSlice slice) {
+		String where = (slice != null) ? " WHERE " + slice.predicate() : "";
 		try (Connection connection = target.getConnection()) {
-			if (!fence.active()) {
+			if (!fence.active() && slice == null) {
 				try (Statement statement = connection.createStatement()) {
 					statement.execute("TRUNCATE TABLE " + table.quoted());
 				}
@@ -42,7 +52,7 @@ final class TargetTruncation {
 				FencedTransaction.run(connection, fence, (c) -> {
 					try (Statement statement = c.createStatement()) {
 						deleted[0] = statement
-							.executeUpdate("DELETE FROM " + table.quoted() + " LIMIT " + FENCED_DELETE_ROWS);
+							.executeUpdate("DELETE FROM " + table.quoted() + where + " LIMIT " + FENCED_DELETE_ROWS);
 					}
 				});
 			}

@@ -38,10 +38,12 @@ final class UniqueIndexReader {
 	 * @param target pool of the server holding the table
 	 * @param table the table
 	 * @param layout the layout whose ordinals the result refers to
+	 * @param slice the slice the layout's table owns, whose column the indexes lead with, or {@code null}
 	 * @return the indexes, ordered by name
 	 * @throws SQLException on a database error
 	 */
-	static List<UniqueIndex> read(DataSource target, TableId table, TableLayout layout) throws SQLException {
+	static List<UniqueIndex> read(DataSource target, TableId table, TableLayout layout, TargetSlice slice)
+			throws SQLException {
 		Map<String, List<String>> columnsByIndex = new LinkedHashMap<>();
 		Map<String, String> unusable = new LinkedHashMap<>();
 		try (Connection connection = target.getConnection();
@@ -69,13 +71,17 @@ final class UniqueIndexReader {
 		List<UniqueIndex> indexes = new ArrayList<>();
 		for (Map.Entry<String, List<String>> index : columnsByIndex.entrySet()) {
 			String reason = unusable.get(index.getKey());
-			int[] ordinals = (reason != null) ? null : ordinals(layout, index.getValue());
+			// Within one slice, a unique key that leads with the slice column is unique on the others.
+			List<String> columns = index.getValue().stream()
+				.filter((column) -> slice == null || !column.equalsIgnoreCase(slice.column()))
+				.toList();
+			int[] ordinals = (reason != null || columns.isEmpty()) ? null : ordinals(layout, columns);
 			if (ordinals == null) {
 				logger.debug("Unique index {} of {} is not used to partition flushes: {}", index.getKey(), table,
 						(reason != null) ? reason : "a column is not in the replicated layout");
 				continue;
 			}
-			indexes.add(new UniqueIndex(index.getKey(), ordinals, index.getValue()));
+			indexes.add(new UniqueIndex(index.getKey(), ordinals, columns));
 		}
 		return indexes;
 	}

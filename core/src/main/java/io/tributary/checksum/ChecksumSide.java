@@ -47,18 +47,23 @@ final class ChecksumSide {
 	 * @param columns the columns to compare, the same list on both sides
 	 * @param targetTypes the target's {@code COLUMN_TYPE} of each compared column, in the same order
 	 * @param isSource whether this is the source (session settings and some renderings differ)
+	 * @param filter an SQL predicate choosing the rows of this side that are compared (the slice of a
+	 * target that several tables are merged into), or {@code null} for every row
 	 */
 	ChecksumSide(DataSource pool, TableId table, List<Column> keys, List<Column> columns, List<String> targetTypes,
-			boolean isSource) {
+			boolean isSource, String filter) {
 		this.pool = pool;
 		this.table = table;
 		this.keys = keys;
 		this.isSource = isSource;
 		String crc = RowDigest.crc(columns, targetTypes, isSource);
+		// A filtered side reads a derived table, which both servers merge into the query.
+		String from = (filter != null) ? "(SELECT * FROM " + table.quoted() + " WHERE " + filter + ") sliced"
+				: table.quoted();
 		this.sums = "SELECT COUNT(*), IFNULL(BIT_XOR(h), 0), IFNULL(SUM(h), 0) FROM (SELECT " + crc + " AS h FROM "
-				+ table.quoted();
+				+ from;
 		this.hashes = "SELECT " + keys.stream().map(Column::selectExpression).collect(Collectors.joining(", ")) + ", "
-				+ crc + " FROM " + table.quoted();
+				+ crc + " FROM " + from;
 	}
 
 	/** Returns the aggregate of the rows in a range. */

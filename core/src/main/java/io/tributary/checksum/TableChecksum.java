@@ -101,11 +101,23 @@ public final class TableChecksum {
 	public TableChecksum(DataSource source, DataSource target, TableLayout layout, TableId targetTable,
 			List<String> targetTypes, ChecksumSettings settings, Confirmation confirmation, Repair repair,
 			ChecksumProgress progress, SettingNames names) {
+		this(source, target, layout, targetTable, null, targetTypes, settings, confirmation, repair, progress, names);
+	}
+
+	/**
+	 * Creates a pass over the part of the target a filter chooses (the slice of a target that
+	 * several tables are merged into); the other parameters as the other constructor takes them.
+	 * @param targetFilter an SQL predicate choosing the target's rows of this table, or {@code null}
+	 */
+	public TableChecksum(DataSource source, DataSource target, TableLayout layout, TableId targetTable,
+			String targetFilter, List<String> targetTypes, ChecksumSettings settings, Confirmation confirmation,
+			Repair repair, ChecksumProgress progress, SettingNames names) {
 		this.source = source;
 		this.layout = layout;
 		List<Column> compared = layout.columns().subList(0, targetTypes.size());
-		this.sourceSide = new ChecksumSide(source, layout.table(), layout.keys(), compared, targetTypes, true);
-		this.targetSide = new ChecksumSide(target, targetTable, layout.keys(), compared, targetTypes, false);
+		this.sourceSide = new ChecksumSide(source, layout.table(), layout.keys(), compared, targetTypes, true, null);
+		this.targetSide = new ChecksumSide(target, targetTable, layout.keys(), compared, targetTypes, false,
+				targetFilter);
 		this.settings = settings;
 		this.confirmation = confirmation;
 		this.repair = repair;

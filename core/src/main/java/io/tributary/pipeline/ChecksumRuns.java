@@ -9,6 +9,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.tributary.apply.JdbcReplaceApplier;
+import io.tributary.apply.TargetSlice;
 import io.tributary.apply.TargetTables;
 import io.tributary.checksum.ChecksumProgress;
 import io.tributary.checksum.TableChecksum;
@@ -86,8 +87,10 @@ final class ChecksumRuns {
 		begin(table, progress);
 		try {
 			TableLayout layout = table.wiring.layout();
+			TargetSlice slice = table.mapping.slice();
 			TableChecksum pass = new TableChecksum(this.runtime.source, this.runtime.target, layout,
-					table.mapping.target(), comparedTypes(layout, table.mapping.target()),
+					table.mapping.target(), (slice != null) ? slice.predicate() : null,
+					comparedTypes(layout, table.mapping.target()),
 					this.runtime.settings.checksum(), (head) -> awaitApplied(table, head),
 					(range) -> recopy(table, range), progress, this.runtime.settings.settingNames());
 			// A table copied again meanwhile is compared by the pass that follows its new snapshot.

@@ -106,7 +106,8 @@ final class SourceEvents implements ChangeHandler {
 						next.columns().size() - current.columns().size(), table.mapping.target());
 			}
 			table.relayout(next, new JdbcReplaceApplier(this.runtime.target, table.mapping.target(), next, width,
-					this.runtime.settings.batchRows(), this.runtime.settings.batchBytes(), this.runtime.fence));
+					this.runtime.settings.batchRows(), this.runtime.settings.batchBytes(), this.runtime.fence,
+					table.mapping.slice()));
 			return next;
 		}
 		catch (SQLException ex) {

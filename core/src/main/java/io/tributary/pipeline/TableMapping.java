@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Objects;
 
 import io.tributary.apply.TableSink;
+import io.tributary.apply.TargetSlice;
 import io.tributary.name.Destination;
 import io.tributary.name.TableId;
 import io.tributary.source.StartPoint;
@@ -24,9 +25,11 @@ import io.tributary.source.StartPoint;
  * @param start where the table starts streaming when it is not copied and has no checkpoint, or
  * {@code null} for the source's head; a start point means the table is never copied, so it goes
  * with the snapshot modes {@code AUTO} (made {@code NEVER}) and {@code NEVER} only
+ * @param slice the part of the target table the table owns when several are merged into it
+ * (shards), or {@code null} when the target is its alone
  */
 public record TableMapping(TableId source, Destination destination, List<String> key, SnapshotMode snapshot,
-		TableSink sink, String rule, StartPoint start) {
+		TableSink sink, String rule, StartPoint start, TargetSlice slice) {
 
 	public TableMapping {
 		Objects.requireNonNull(source, "source");
@@ -35,6 +38,10 @@ public record TableMapping(TableId source, Destination destination, List<String>
 		snapshot = (snapshot != null) ? snapshot : SnapshotMode.AUTO;
 		if (start != null && snapshot == SnapshotMode.AUTO) {
 			snapshot = SnapshotMode.NEVER;
+		}
+		if (slice != null && sink != null) {
+			throw new IllegalArgumentException("Table " + source + " goes to " + destination + ", which cannot be "
+					+ "shared with other tables; only a target table can");
 		}
 		if (start != null && snapshot != SnapshotMode.NEVER) {
 			throw new IllegalArgumentException("Table " + source + " has a start point (" + start + ") and snapshot "
@@ -47,10 +54,10 @@ public record TableMapping(TableId source, Destination destination, List<String>
 		}
 	}
 
-	/** Maps a table to a destination, streaming from the head when it is not copied. */
+	/** Maps a table to a destination of its own, streaming from the head when it is not copied. */
 	public TableMapping(TableId source, Destination destination, List<String> key, SnapshotMode snapshot,
 			TableSink sink, String rule) {
-		this(source, destination, key, snapshot, sink, rule, null);
+		this(source, destination, key, snapshot, sink, rule, null, null);
 	}
 
 	/** Maps a table listed on its own to a destination. */
@@ -94,12 +101,13 @@ public record TableMapping(TableId source, Destination destination, List<String>
 	 */
 	TableMapping withSink(TableSink other) {
 		return new TableMapping(this.source, other.destination(this.source), this.key, this.snapshot, other, this.rule,
-				this.start);
+				this.start, null);
 	}
 
 	/** Returns this mapping as taken by the named rule. */
 	TableMapping takenBy(String name) {
-		return new TableMapping(this.source, this.destination, this.key, this.snapshot, this.sink, name, this.start);
+		return new TableMapping(this.source, this.destination, this.key, this.snapshot, this.sink, name, this.start,
+				this.slice);
 	}
 
 	/**
@@ -107,7 +115,17 @@ public record TableMapping(TableId source, Destination destination, List<String>
 	 * @throws IllegalArgumentException when its snapshot mode copies it
 	 */
 	public TableMapping startingAt(StartPoint point) {
-		return new TableMapping(this.source, this.destination, this.key, this.snapshot, this.sink, this.rule, point);
+		return new TableMapping(this.source, this.destination, this.key, this.snapshot, this.sink, this.rule, point,
+				this.slice);
+	}
+
+	/**
+	 * Returns this mapping writing to its slice of a target table that other tables are merged
+	 * into too; {@code null} for a target of its own.
+	 */
+	public TableMapping slicedBy(TargetSlice other) {
+		return new TableMapping(this.source, this.destination, this.key, this.snapshot, this.sink, this.rule, this.start,
+				other);
 	}
 
 	/** Returns whether the table's changes go to a sink rather than a target table. */

@@ -5,6 +5,7 @@ import java.util.Objects;
 import java.util.function.Function;
 
 import io.tributary.apply.TableSink;
+import io.tributary.apply.TargetSlice;
 import io.tributary.name.TableId;
 import io.tributary.name.TablePattern;
 import io.tributary.name.TargetTemplate;
@@ -75,6 +76,18 @@ public record TableRule(String name, TablePattern include, List<TablePattern> ex
 	public TableRule startingAt(StartPoint point) {
 		return (point == null) ? this
 				: new TableRule(this.name, this.include, this.exclude, this.mapping.andThen((m) -> m.startingAt(point)));
+	}
+
+	/**
+	 * Returns this rule merging the tables it takes into their targets (shards into one table):
+	 * each table writes its slice of the target, the rows whose column {@code column} holds the
+	 * table's value.
+	 * @param column the slice column's name in the target
+	 * @param value what of each table's name its slice holds
+	 */
+	public TableRule merging(String column, ShardValue value) {
+		return new TableRule(this.name, this.include, this.exclude,
+				this.mapping.andThen((m) -> m.slicedBy(new TargetSlice(column, value.of(m.source())))));
 	}
 
 	/** Returns whether the rule takes the table. */

@@ -84,14 +84,45 @@ final class TableRules {
 
 	private static void refuseSharedDestinations(Collection<TableMapping> mappings) {
 		Map<Destination, TableMapping> taken = new HashMap<>();
+		Map<String, TableMapping> slices = new HashMap<>();
 		for (TableMapping mapping : mappings) {
 			TableMapping earlier = taken.putIfAbsent(mapping.destination(), mapping);
+			if (earlier != null && earlier.slice() != null && mapping.slice() != null) {
+				refuseSameSlice(earlier, mapping);
+			}
+			if (mapping.slice() != null) {
+				// One table per slice of a merged target.
+				String slice = mapping.destination() + "/" + mapping.slice().value().toLowerCase(Locale.ROOT);
+				TableMapping sameSlice = slices.putIfAbsent(slice, mapping);
+				if (sameSlice != null) {
+					refuseSameSlice(sameSlice, mapping);
+				}
+				if (earlier == null || earlier.slice() != null) {
+					continue;
+				}
+			}
 			if (earlier != null) {
 				throw new IllegalArgumentException("Tables " + earlier.source() + " (" + origin(earlier) + ") and "
 						+ mapping.source() + " (" + origin(mapping) + ") would both go to "
 						+ mapping.destination().describe() + "; give each table a destination of its own, for "
 						+ "example with a target that names {schema} as well as {table}");
 			}
+		}
+	}
+
+	/** Refuses two tables merged into one target that would share a slice, or name its column apart. */
+	private static void refuseSameSlice(TableMapping earlier, TableMapping mapping) {
+		if (!earlier.slice().column().equalsIgnoreCase(mapping.slice().column())) {
+			throw new IllegalArgumentException("Tables " + earlier.source() + " (" + origin(earlier) + ") and "
+					+ mapping.source() + " (" + origin(mapping) + ") are merged into " + mapping.destination().describe()
+					+ " with different shard columns, " + earlier.slice().column() + " and " + mapping.slice().column()
+					+ "; give them one shard column");
+		}
+		if (earlier.slice().value().equalsIgnoreCase(mapping.slice().value())) {
+			throw new IllegalArgumentException("Tables " + earlier.source() + " and " + mapping.source() + " would "
+					+ "both write the rows of " + mapping.destination().describe() + " whose "
+					+ mapping.slice().column() + " is '" + mapping.slice().value() + "'; tell the shards apart by "
+					+ "schema and table (merge value schema-table)");
 		}
 	}
 

@@ -75,9 +75,11 @@ final class TableSetup {
 			refuseCopyOntoItself(mapping);
 			targetMissing = !TargetTables.exists(this.runtime.target, mapping.target());
 			boolean targetHadRows = TargetTables.prepare(this.runtime.source, this.runtime.target, layout,
-					mapping.target(), "the target of " + mapping.source() + " in " + settings.settingNames().of(Setting.TABLES));
+					mapping.target(), "the target of " + mapping.source() + " in " + settings.settingNames().of(Setting.TABLES),
+					mapping.slice());
 			JdbcReplaceApplier statements = new JdbcReplaceApplier(this.runtime.target, mapping.target(), layout,
-					layout.columns().size(), settings.batchRows(), settings.batchBytes(), this.runtime.fence);
+					layout.columns().size(), settings.batchRows(), settings.batchBytes(), this.runtime.fence,
+					mapping.slice());
 			table.wiring.writeTo(layout, statements,
 					ParallelApplier.create(statements, this.runtime.applyWorkers, settings.applyConcurrency()));
 			targetKeys = targetHadRows ? statements::keysIn : null;

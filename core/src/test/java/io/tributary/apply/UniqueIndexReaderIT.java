@@ -42,7 +42,7 @@ class UniqueIndexReaderIT {
 		try (Connection connection = pool.getConnection()) {
 			layout = LayoutReader.read(connection, table);
 		}
-		return UniqueIndexReader.read(pool, table, layout);
+		return UniqueIndexReader.read(pool, table, layout, null);
 	}
 
 }

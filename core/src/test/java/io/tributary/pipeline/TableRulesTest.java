@@ -56,6 +56,37 @@ class TableRulesTest {
 	}
 
 	@Test
+	void aMergingRuleSendsItsTablesToOneTargetEachInItsSlice() {
+		TableRule shards = rule("shards", "shop.orders_0*", List.of(), "replica.orders").merging("shard",
+				ShardValue.TABLE);
+		List<TableMapping> tables = TableRules.resolve(List.of(), List.of(shards), PRESENT, Set.of());
+		assertThat(tables).extracting((t) -> t.source() + " -> " + t.destination() + " where " + t.slice().predicate())
+			.containsExactly("shop.orders_00 -> replica.orders where `shard` = 'orders_00'",
+					"shop.orders_01 -> replica.orders where `shard` = 'orders_01'");
+	}
+
+	@Test
+	void mergedTablesThatWouldShareASliceOrMeetUnmergedOnesAreRefused() {
+		TableRule byTable = rule("customers", "*.customers", List.of(), "replica.customers").merging("shard",
+				ShardValue.TABLE);
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> TableRules.resolve(List.of(), List.of(byTable), PRESENT, Set.of()))
+			.withMessageContaining("crm.customers and shop.customers would both write the rows of replica.customers "
+					+ "whose shard is 'customers'")
+			.withMessageContaining("merge value schema-table");
+		assertThat(TableRules.resolve(List.of(), List.of(rule("customers", "*.customers", List.of(),
+				"replica.customers").merging("shard", ShardValue.SCHEMA)), PRESENT, Set.of()))
+			.extracting((t) -> t.slice().value()).containsExactly("crm", "shop");
+
+		TableMapping listed = new TableMapping(new TableId("shop", "orders_archive"), new TableId("replica", "orders"));
+		TableRule shards = rule("shards", "shop.orders_0*", List.of(), "replica.orders").merging("shard",
+				ShardValue.TABLE);
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> TableRules.resolve(List.of(listed), List.of(shards), PRESENT, Set.of()))
+			.withMessageContaining("would both go to replica.orders");
+	}
+
+	@Test
 	void aListedTableThatARuleTakesTooIsRefused() {
 		TableMapping listed = new TableMapping(new TableId("shop", "customers"), new TableId("replica", "c"));
 		TableRule all = rule("cdc.tables[1]", "shop.*", List.of(), "replica.{table}");
