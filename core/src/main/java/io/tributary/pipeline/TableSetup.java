@@ -123,7 +123,7 @@ final class TableSetup {
 			table.startCopy(copy, resumeFrom);
 		}
 		table.takeChangesInto(new BufferedSubscription(layout, settings.bufferSoftLimitBytes(),
-				settings.flushMaxChanges(), this.runtime::wake));
+				settings.flushMaxChanges(), this.runtime::wake, this.runtime.bufferBudget));
 		return resumeFrom;
 	}
 
