@@ -106,6 +106,7 @@ final class ConfiguredPipelines {
 			.batchRows(flush.getBatchRows())
 			.batchBytes(flush.getBatchBytes().toBytes())
 			.bufferSoftLimitBytes(properties.getBuffer().getSoftLimit().toBytes())
+			.bufferBudgetBytes(bufferBudget(properties.getBuffer()))
 			.checkpointInterval(checkpoint.getInterval())
 			.invalidCheckpointBehavior(checkpoint.getInvalidBehavior())
 			.copy(new CopySizing(copy.getThreads(), copy.getChunkRows(), copy.getMinChunkRows(), copy.getMaxChunkRows(),
@@ -115,6 +116,11 @@ final class ConfiguredPipelines {
 			.ha(haSettings(properties.getHa()))
 			.settingNames(configured.settingNames())
 			.build();
+	}
+
+	/** The budget set, or the engine's default, a share of the heap, when it is not. */
+	private static long bufferBudget(TributaryProperties.Buffer buffer) {
+		return (buffer.getBudget() != null) ? buffer.getBudget().toBytes() : PipelineSettings.Defaults.BUFFER_BUDGET_BYTES;
 	}
 
 	private static HaSettings haSettings(TributaryProperties.Ha ha) {

@@ -11,6 +11,7 @@ import java.util.Map;
 import org.springframework.util.unit.DataSize;
 
 import io.tributary.ha.HaSettings;
+import io.tributary.pipeline.PipelineSettings;
 import io.tributary.source.SslMode;
 
 /**
@@ -66,6 +67,14 @@ final class PropertyChecks {
 							+ "binlog reader before every change of a new key"),
 					"Set cdc.buffer.soft-limit to a positive size such as its default "
 							+ format(DEFAULTS.getBuffer().getSoftLimit()) + ", or to -1 for no limit.");
+		}
+		DataSize budget = properties.getBuffer().getBudget();
+		if (budget != null && budget.toBytes() == 0) {
+			throw new TributaryConfigurationException("cdc.buffer.budget", format(budget),
+					"cdc.buffer.budget is zero, which would stop the binlog reader before every change of a new key",
+					"Set cdc.buffer.budget to a positive size, leave it unset for a quarter of the maximum heap ("
+							+ format(DataSize.ofBytes(PipelineSettings.Defaults.BUFFER_BUDGET_BYTES))
+							+ " here), or set it to -1 for no budget.");
 		}
 		TributaryProperties.Checkpoint checkpoint = properties.getCheckpoint();
 		positive("cdc.checkpoint.interval", checkpoint.getInterval(), DEFAULTS.getCheckpoint().getInterval());

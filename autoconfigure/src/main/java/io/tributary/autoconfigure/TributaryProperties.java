@@ -651,7 +651,7 @@ public class TributaryProperties {
 	}
 
 	/**
-	 * Per-table buffers of changes waiting to be applied.
+	 * Per-table buffers of changes waiting to be applied, and the budget they share.
 	 */
 	public static class Buffer {
 
@@ -668,6 +668,22 @@ public class TributaryProperties {
 
 		public void setSoftLimit(DataSize softLimit) {
 			this.softLimit = softLimit;
+		}
+
+		/**
+		 * Memory of all the tables of a pipeline together, counted as for the soft limit, at or
+		 * above which the binlog reader waits for room before adding a change for a new key of any
+		 * table. Unset, a quarter of the JVM's maximum heap. Each source's pipeline has a budget of
+		 * this size. Negative for no budget.
+		 */
+		private DataSize budget;
+
+		public DataSize getBudget() {
+			return this.budget;
+		}
+
+		public void setBudget(DataSize budget) {
+			this.budget = budget;
 		}
 
 	}

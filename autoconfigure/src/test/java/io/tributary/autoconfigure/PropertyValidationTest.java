@@ -119,6 +119,8 @@ class PropertyValidationTest {
 						"must be longer than zero"),
 				arguments(new String[] { "cdc.buffer.soft-limit=0" }, "cdc.buffer.soft-limit", "\"0B\"",
 						"would stop the binlog reader"),
+				arguments(new String[] { "cdc.buffer.budget=0" }, "cdc.buffer.budget", "\"0B\"",
+						"would stop the binlog reader"),
 				arguments(new String[] { "cdc.checkpoint.interval=0ms" }, "cdc.checkpoint.interval", "\"0ms\"",
 						"must be longer than zero"),
 				arguments(new String[] { "cdc.checkpoint.table=" }, "cdc.checkpoint.table", "\"\"",

@@ -123,6 +123,16 @@ class TributaryAutoConfigurationTest {
 	}
 
 	@Test
+	void bufferBudgetIsAQuarterOfTheHeapUnlessSet() {
+		this.runner.run((context) -> assertThat(settings(context, "replica").bufferBudgetBytes())
+			.isEqualTo(Runtime.getRuntime().maxMemory() / 4));
+		this.runner.withPropertyValues("cdc.buffer.budget=64MB")
+			.run((context) -> assertThat(settings(context, "replica").bufferBudgetBytes()).isEqualTo(64L * 1024 * 1024));
+		this.runner.withPropertyValues("cdc.buffer.budget=-1")
+			.run((context) -> assertThat(settings(context, "replica").bufferBudgetBytes()).isNegative());
+	}
+
+	@Test
 	void checksumSettingsComeFromTheProperties() {
 		this.runner.run((context) -> assertThat(settings(context, "replica").checksum())
 			.isEqualTo(ChecksumSettings.DEFAULTS));

@@ -22,6 +22,7 @@ import io.tributary.source.RowChange;
 import io.tributary.source.SourceSettings;
 import io.tributary.source.SslMode;
 import io.tributary.source.binlog.BinlogChangeSource;
+import io.tributary.subscription.BufferBudget;
 import io.tributary.subscription.BufferedSubscription;
 import io.tributary.subscription.Watermarks;
 
@@ -75,8 +76,9 @@ final class TributaryBacklogReader implements ReaderMain.BacklogReader {
 		Position to = this.args.position("to");
 		long expected = this.subscribed ? this.args.number("changes") : 0;
 		Drainer drainer = new Drainer(this.defaults.flushInterval().toNanos());
+		// With the pipeline's budget, as a pipeline's buffers have: its count is on the add path.
 		BufferedSubscription buffer = new BufferedSubscription(this.layout, this.defaults.bufferSoftLimitBytes(),
-				this.defaults.flushMaxChanges(), drainer::wake);
+				this.defaults.flushMaxChanges(), drainer::wake, new BufferBudget(this.defaults.bufferBudgetBytes()));
 		Map<TableId, BufferedSubscription> buffers = new ConcurrentHashMap<>(Map.of(this.layout.table(), buffer));
 		AtomicLong changes = new AtomicLong();
 		long[] firstAt = { 0 };

@@ -20,6 +20,7 @@ import io.tributary.source.Position;
 import io.tributary.source.binlog.BinlogChangeSource;
 import io.tributary.source.binlog.ServerInfo;
 import io.tributary.status.PipelineStatus;
+import io.tributary.subscription.BufferBudget;
 
 /**
  * What the parts of one pipeline share: its settings and connections, its tables, the binlog
@@ -44,6 +45,9 @@ final class PipelineRuntime {
 	final TargetFence fence;
 
 	final ApplyWorkers applyWorkers;
+
+	/** The budget every buffer of this run counts against; a new run starts from an empty one. */
+	final BufferBudget bufferBudget;
 
 	/**
 	 * The tables, in the order they were added; replaced whole when one is added, so that a reader
@@ -120,6 +124,7 @@ final class PipelineRuntime {
 		this.fence = fence;
 		this.checkpoints = fence.active() ? checkpoints.fencedBy(fence) : checkpoints;
 		this.applyWorkers = new ApplyWorkers(settings.name(), settings.applyConcurrency());
+		this.bufferBudget = new BufferBudget(settings.bufferBudgetBytes());
 		this.signal = new CycleSignal(settings.flushWhenIdle());
 		for (TableMapping mapping : settings.tables()) {
 			addTable(mapping);

@@ -37,6 +37,8 @@ import io.tributary.source.SourceSettings;
  * @param invalidCheckpointBehavior what to do with a checkpoint the source can no longer serve
  * @param bufferSoftLimitBytes bytes of buffered changes per table at or above which the reader
  * waits; negative for no limit
+ * @param bufferBudgetBytes bytes of buffered changes of all the pipeline's tables together at or
+ * above which the reader waits, as under a table's soft limit; negative for no budget
  * @param flushMaxChanges buffered changes of one table at which a flush starts before the interval
  * is up
  * @param applyConcurrency most statements applying changes at once
@@ -56,7 +58,8 @@ import io.tributary.source.SourceSettings;
  */
 public record PipelineSettings(String name, SourceSettings source, List<TableMapping> tables, Duration flushInterval,
 		TableId checkpointTable, Duration checkpointInterval, CopySizing copy, int batchRows, long batchBytes,
-		InvalidCheckpointBehavior invalidCheckpointBehavior, long bufferSoftLimitBytes, int flushMaxChanges,
+		InvalidCheckpointBehavior invalidCheckpointBehavior, long bufferSoftLimitBytes, long bufferBudgetBytes,
+		int flushMaxChanges,
 		int applyConcurrency, ChecksumSettings checksum, ChangeListener listener, HaSettings ha, boolean flushWhenIdle,
 		SettingNames settingNames, List<TableRule> rules) {
 
@@ -81,6 +84,10 @@ public record PipelineSettings(String name, SourceSettings source, List<TableMap
 		Objects.requireNonNull(ha, "ha");
 		if (ha.enabled() && checkpointTable == null) {
 			throw new IllegalArgumentException("HA needs a checkpoint table: its leader table sits next to it");
+		}
+		if (bufferBudgetBytes == 0) {
+			throw new IllegalArgumentException("A buffer budget of 0 would stop the reader before every change of a new "
+					+ "key; use a positive size, or a negative one for no budget");
 		}
 		if (batchRows < 1 || batchBytes < 1 || flushMaxChanges < 1 || applyConcurrency < 1) {
 			throw new IllegalArgumentException("Chunk and batch sizes must be positive");
@@ -160,6 +167,10 @@ public record PipelineSettings(String name, SourceSettings source, List<TableMap
 		return toBuilder().bufferSoftLimitBytes(bytes).build();
 	}
 
+	public PipelineSettings withBufferBudgetBytes(long bytes) {
+		return toBuilder().bufferBudgetBytes(bytes).build();
+	}
+
 	public PipelineSettings withFlushMaxChanges(int changes) {
 		return toBuilder().flushMaxChanges(changes).build();
 	}
@@ -229,6 +240,14 @@ public record PipelineSettings(String name, SourceSettings source, List<TableMap
 
 		/** Bytes of buffered changes per table at which the reader waits: 256 MiB. */
 		public static final long BUFFER_SOFT_LIMIT_BYTES = 256L * 1024 * 1024;
+
+		/**
+		 * Bytes of buffered changes of all of a pipeline's tables at which the reader waits: a
+		 * quarter of the JVM's maximum heap. It follows {@code -Xmx} and a container's memory, which
+		 * a fixed size cannot, and leaves three quarters for what the budget does not count: the
+		 * estimate's error, snapshot chunks, statements being built, and the application itself.
+		 */
+		public static final long BUFFER_BUDGET_BYTES = Runtime.getRuntime().maxMemory() / 4;
 
 		/** A checkpoint the source can no longer serve stops its table rather than copying it again. */
 		public static final InvalidCheckpointBehavior INVALID_CHECKPOINT_BEHAVIOR = InvalidCheckpointBehavior.ERROR;

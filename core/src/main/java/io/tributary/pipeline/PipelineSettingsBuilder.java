@@ -39,6 +39,8 @@ public final class PipelineSettingsBuilder {
 
 	private long bufferSoftLimitBytes = PipelineSettings.Defaults.BUFFER_SOFT_LIMIT_BYTES;
 
+	private long bufferBudgetBytes = PipelineSettings.Defaults.BUFFER_BUDGET_BYTES;
+
 	private int flushMaxChanges = PipelineSettings.Defaults.FLUSH_MAX_CHANGES;
 
 	private int applyConcurrency = PipelineSettings.Defaults.APPLY_CONCURRENCY;
@@ -73,6 +75,7 @@ public final class PipelineSettingsBuilder {
 		this.batchBytes = settings.batchBytes();
 		this.invalidCheckpointBehavior = settings.invalidCheckpointBehavior();
 		this.bufferSoftLimitBytes = settings.bufferSoftLimitBytes();
+		this.bufferBudgetBytes = settings.bufferBudgetBytes();
 		this.flushMaxChanges = settings.flushMaxChanges();
 		this.applyConcurrency = settings.applyConcurrency();
 		this.checksum = settings.checksum();
@@ -139,6 +142,12 @@ public final class PipelineSettingsBuilder {
 		return this;
 	}
 
+	/** Sets the budget of all the pipeline's buffers together; negative for none. */
+	public PipelineSettingsBuilder bufferBudgetBytes(long value) {
+		this.bufferBudgetBytes = value;
+		return this;
+	}
+
 	public PipelineSettingsBuilder flushMaxChanges(int value) {
 		this.flushMaxChanges = value;
 		return this;
@@ -189,8 +198,8 @@ public final class PipelineSettingsBuilder {
 	public PipelineSettings build() {
 		return new PipelineSettings(this.name, this.source, this.tables, this.flushInterval, this.checkpointTable,
 				this.checkpointInterval, this.copy, this.batchRows, this.batchBytes, this.invalidCheckpointBehavior,
-				this.bufferSoftLimitBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum, this.listener,
-				this.ha, this.flushWhenIdle, this.settingNames, this.rules);
+				this.bufferSoftLimitBytes, this.bufferBudgetBytes, this.flushMaxChanges, this.applyConcurrency, this.checksum,
+				this.listener, this.ha, this.flushWhenIdle, this.settingNames, this.rules);
 	}
 
 }

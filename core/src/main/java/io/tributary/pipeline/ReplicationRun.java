@@ -203,7 +203,8 @@ final class ReplicationRun {
 				(lastError != null) ? lastError : run.lastError(), reader.positionsByGtid(),
 				new PipelineStatus.Counters(reader.transactions(), reader.decodeErrors(), reader.schemaMismatches(),
 						run.checkpointWrites(), run.checkpointFailures()),
-				leadership);
+				leadership, new PipelineStatus.Buffers(run.bufferBudget.limitBytes(), run.bufferBudget.heldBytes(),
+						run.bufferBudget.parks(), run.bufferBudget.parkedMillis()));
 	}
 
 	/**

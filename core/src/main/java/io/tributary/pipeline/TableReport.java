@@ -29,7 +29,7 @@ final class TableReport {
 	static TableStatus status(TableRuntime table, Position delivered, TableStatus.Events events) {
 		BufferedSubscription buffer = table.wiring.subscription();
 		SubscriptionCounters counters = (buffer != null) ? buffer.counters()
-				: new SubscriptionCounters(0, 0, 0, 0, 0, 0, 0, -1, 0);
+				: new SubscriptionCounters(0, 0, 0, 0, 0, 0, 0, -1, 0, 0);
 		Copier copy = table.wiring.copier();
 		boolean snapshotting = copy != null && table.phase() == Phase.SNAPSHOTTING;
 		Position position = table.confirmed();
@@ -41,7 +41,7 @@ final class TableReport {
 					snapshotting ? copy.etaSeconds() : null, table.snapshotDone()))
 			.buffer(new TableStatus.Buffer(counters.bufferedKeys(), counters.bufferedBytes() + counters.inFlightBytes(),
 					counters.softLimitBytes(), counters.keysAdded(), counters.droppedAboveHighWatermark(),
-					counters.deferredInFlight(), counters.parks(), counters.parkedMillis()))
+					counters.deferredInFlight(), counters.parks(), counters.parkedMillis(), counters.budgetParks()))
 			.flushing(new TableStatus.Flushing(table.changesApplied(), flushed, (position != null) ? position.toString() : null,
 					table.lastFlush(), table.flushTotals()))
 			.apply(apply(table))

@@ -94,8 +94,7 @@ final class TableSetup {
 		}
 		if (usable && checkpoint.ended() && checkpoint.snapshotDone() && mapping.snapshot() == SnapshotMode.ONLY) {
 			// Copied once before: it stays where it ended, whatever the binlog holds now.
-			table.takeChangesInto(new BufferedSubscription(layout, settings.bufferSoftLimitBytes(),
-					settings.flushMaxChanges(), this.runtime::wake));
+			table.takeChangesInto(buffer(layout));
 			table.copied(checkpoint.position(), "copied once (snapshot only) before; its target equals the source "
 					+ "table at " + checkpoint.position());
 			logger.info("Table {} was copied once and stays so (snapshot only), at {}", mapping.source(),
@@ -138,12 +137,17 @@ final class TableSetup {
 			}
 			table.startCopy(copy, resumeFrom);
 		}
-		table.takeChangesInto(new BufferedSubscription(layout, settings.bufferSoftLimitBytes(),
-				settings.flushMaxChanges(), this.runtime::wake));
+		table.takeChangesInto(buffer(layout));
 		if (mapping.snapshot() == SnapshotMode.ONLY) {
 			table.intake.endsOnce();
 		}
 		return resumeFrom;
+	}
+
+	private BufferedSubscription buffer(TableLayout layout) {
+		PipelineSettings settings = this.runtime.settings;
+		return new BufferedSubscription(layout, settings.bufferSoftLimitBytes(), settings.flushMaxChanges(),
+				this.runtime::wake, this.runtime.bufferBudget);
 	}
 
 	/** Returns where a table that is not copied starts streaming, or {@code null} for the head. */

@@ -92,9 +92,16 @@ final class TableWiring {
 		this.layout = read;
 	}
 
-	/** Gives the table the buffer the reader fills from now on. */
+	/**
+	 * Gives the table the buffer the reader fills from now on. The one it replaces is retired, so
+	 * that a change the reader still added to it gives its room in the pipeline's budget back.
+	 */
 	void bufferInto(BufferedSubscription buffer) {
+		BufferedSubscription previous = this.subscription;
 		this.subscription = buffer;
+		if (previous != null && previous != buffer) {
+			previous.retire();
+		}
 	}
 
 	/** Gives the table the copier of its snapshot, or {@code null} when it is not copied. */

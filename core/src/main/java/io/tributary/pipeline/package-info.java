@@ -40,7 +40,9 @@
  *
  * <p>Invariant (bounded memory): {@code CatchUpLoop} settles every drain once its apply has ended,
  * whether it succeeded, failed (after putting its changes back) or threw, so the reader waiting for
- * room is woken by the control thread, which never waits for the reader.
+ * room is woken by the control thread, which never waits for the reader. Every buffer of a run
+ * counts against the run's one budget ({@code PipelineRuntime.bufferBudget}); a table that takes a
+ * new buffer retires the old one ({@code TableWiring.bufferInto}), which gives its bytes back.
  *
  * <p>Invariant (confirm bound): the position confirmed for a table is
  * {@code min(delivered, oldest pending)}, with delivered read before the buffer is drained, so it

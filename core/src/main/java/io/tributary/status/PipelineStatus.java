@@ -21,10 +21,20 @@ import java.util.List;
  * MariaDB GTID list), which survives a failover, rather than by binlog file and offset
  * @param counters what the reader and the checkpoint writer did since start
  * @param leadership who leads the pipeline among its instances, or {@code null} without HA
+ * @param buffers the memory the buffers of all its tables hold together, against the pipeline's budget
  */
 public record PipelineStatus(String name, State state, Source source, Positions position, long lagMillis, Long lagBytes,
 		List<TableStatus> tables,
-		Instant startedAt, String lastError, boolean positionsByGtid, Counters counters, Leadership leadership) {
+		Instant startedAt, String lastError, boolean positionsByGtid, Counters counters, Leadership leadership,
+		Buffers buffers) {
+
+	/** Creates the status of a pipeline whose buffers are not reported. */
+	public PipelineStatus(String name, State state, Source source, Positions position, long lagMillis, Long lagBytes,
+			List<TableStatus> tables, Instant startedAt, String lastError, boolean positionsByGtid,
+			Counters counters, Leadership leadership) {
+		this(name, state, source, position, lagMillis, lagBytes, tables, startedAt, lastError, positionsByGtid,
+				counters, leadership, Buffers.NONE);
+	}
 
 	/** Creates the status of a pipeline without HA. */
 	public PipelineStatus(String name, State state, Source source, Positions position, long lagMillis, Long lagBytes,
@@ -97,6 +107,24 @@ public record PipelineStatus(String name, State state, Source source, Positions 
 	 */
 	public record Counters(long transactions, long decodeErrors, long schemaMismatches, long checkpointWrites,
 			long checkpointFailures) {
+
+	}
+
+	/**
+	 * The buffers of all the pipeline's tables together, against the pipeline's budget.
+	 *
+	 * @param budgetBytes the budget: bytes held at or above which the reader waits before adding a
+	 * change that takes more room; negative when there is none
+	 * @param heldBytes estimated bytes of the changes held now by every table, buffered plus being
+	 * applied: what the budget bounds
+	 * @param parkEvents times the reader waited for room under the budget, over every table (each
+	 * table counts its own among its {@link TableStatus.Buffer#parkEvents()})
+	 * @param parkedMillis total time the reader waited for room under the budget
+	 */
+	public record Buffers(long budgetBytes, long heldBytes, long parkEvents, long parkedMillis) {
+
+		/** Not reported: no budget, nothing held or counted. */
+		public static final Buffers NONE = new Buffers(-1, 0, 0, 0);
 
 	}
 

@@ -141,7 +141,7 @@ public record TableStatus(String name, Destination destination, String rule, Pha
 		return this.buffer.deferredInFlight();
 	}
 
-	/** Times the reader waited for room under the soft limit: {@code buffer().parkEvents()}. */
+	/** Times the reader waited for room, under the soft limit or the budget: {@code buffer().parkEvents()}. */
 	public long parkEvents() {
 		return this.buffer.parkEvents();
 	}
@@ -149,6 +149,11 @@ public record TableStatus(String name, Destination destination, String rule, Pha
 	/** Total time the reader waited for room: {@code buffer().parkedMillis()}. */
 	public long parkedMillis() {
 		return this.buffer.parkedMillis();
+	}
+
+	/** Of the park events, those under the pipeline's budget: {@code buffer().budgetParkEvents()}. */
+	public long budgetParkEvents() {
+		return this.buffer.budgetParkEvents();
 	}
 
 	/** Row images and deletes applied since start: {@code flushing().changesApplied()}. */
@@ -207,14 +212,24 @@ public record TableStatus(String name, Destination destination, String rule, Pha
 	 * @param keysAdded changes added since start
 	 * @param droppedAboveHighWatermark changes dropped because the snapshot will read them
 	 * @param deferredInFlight times a change waited for its chunk to land
-	 * @param parkEvents times the reader waited for room under the soft limit
+	 * @param parkEvents times the reader waited for room to add a change of this table, under its soft
+	 * limit or under the pipeline's budget
 	 * @param parkedMillis total time the reader waited for room
+	 * @param budgetParkEvents of {@code parkEvents}, those under the pipeline's budget: the table
+	 * was under its soft limit, but the buffers of all tables together were at the budget
 	 */
 	public record Buffer(long keys, long bytes, long softLimitBytes, long keysAdded, long droppedAboveHighWatermark,
-			long deferredInFlight, long parkEvents, long parkedMillis) {
+			long deferredInFlight, long parkEvents, long parkedMillis, long budgetParkEvents) {
 
 		/** Empty, without a soft limit, nothing counted. */
-		public static final Buffer EMPTY = new Buffer(0, 0, -1, 0, 0, 0, 0, 0);
+		public static final Buffer EMPTY = new Buffer(0, 0, -1, 0, 0, 0, 0, 0, 0);
+
+		/** Creates the counters of a buffer that never waited under the pipeline's budget. */
+		public Buffer(long keys, long bytes, long softLimitBytes, long keysAdded, long droppedAboveHighWatermark,
+				long deferredInFlight, long parkEvents, long parkedMillis) {
+			this(keys, bytes, softLimitBytes, keysAdded, droppedAboveHighWatermark, deferredInFlight, parkEvents,
+					parkedMillis, 0);
+		}
 
 	}
 

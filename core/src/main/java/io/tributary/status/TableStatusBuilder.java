@@ -54,6 +54,8 @@ public final class TableStatusBuilder {
 
 	private long parkedMillis;
 
+	private long budgetParkEvents;
+
 	private long changesApplied;
 
 	private boolean allChangesFlushed;
@@ -141,6 +143,7 @@ public final class TableStatusBuilder {
 		this.deferredInFlight = value.deferredInFlight();
 		this.parkEvents = value.parkEvents();
 		this.parkedMillis = value.parkedMillis();
+		this.budgetParkEvents = value.budgetParkEvents();
 		return this;
 	}
 
@@ -226,7 +229,7 @@ public final class TableStatusBuilder {
 		return this;
 	}
 
-	/** Sets times the reader waited for room under the soft limit. */
+	/** Sets times the reader waited for room, under the soft limit or the pipeline's budget. */
 	public TableStatusBuilder parkEvents(long value) {
 		this.parkEvents = value;
 		return this;
@@ -235,6 +238,12 @@ public final class TableStatusBuilder {
 	/** Sets total time the reader waited for room. */
 	public TableStatusBuilder parkedMillis(long value) {
 		this.parkedMillis = value;
+		return this;
+	}
+
+	/** Sets times the reader waited for room under the pipeline's budget. */
+	public TableStatusBuilder budgetParkEvents(long value) {
+		this.budgetParkEvents = value;
 		return this;
 	}
 
@@ -310,7 +319,8 @@ public final class TableStatusBuilder {
 				new TableStatus.Copy(this.rowsCopied, this.rowsEstimated, this.chunksCopied, this.copyRowsPerSecond,
 						this.copyEtaSeconds, this.snapshotDone),
 				new TableStatus.Buffer(this.bufferedKeys, this.bufferedBytes, this.bufferSoftLimitBytes, this.keysAdded,
-						this.droppedAboveHighWatermark, this.deferredInFlight, this.parkEvents, this.parkedMillis),
+						this.droppedAboveHighWatermark, this.deferredInFlight, this.parkEvents, this.parkedMillis,
+						this.budgetParkEvents),
 				new TableStatus.Flushing(this.changesApplied, this.allChangesFlushed, this.confirmedPosition,
 						this.lastFlush, this.flushes),
 				this.apply, this.checksum, this.lastAction, this.events, this.lastError, this.sink);

@@ -38,13 +38,12 @@ import io.tributary.source.RowChange;
  * again. {@link #oldestPending()} is the smallest such boundary over every entry still held,
  * queued ones included, and the confirm bound of the catch-up loop is never past it.
  *
- * <p>Memory is bounded by a soft limit over the changes buffered plus those drained whose apply has
- * not ended ({@link #settle}): a drain being written is still in memory, and were its room free at
- * once the reader would refill a second limit's worth meanwhile. An add of a new key waits while
- * both together reach the limit, and asks for a flush. The check is made before the add, so a
- * single row larger than the limit is still admitted, and replacing the change of a key already
- * held never waits (it frees the old image as it adds the new one). In binlog order every change
- * is new, so every add over the limit waits. Each wait is counted.
+ * <p>Memory is bounded by a soft limit, and by the pipeline's {@link BufferBudget}, over the
+ * changes buffered plus those drained whose apply has not ended ({@link #settle}); see
+ * {@link BufferMemory}. An add that takes more room (a new key, or any change in binlog order)
+ * waits while either is reached, and asks for a flush; the budget's wait holds no lock of this
+ * buffer. The check is made before the add, so a row larger than the limit is still admitted, and
+ * replacing the change of a key already held never waits. Each wait is counted.
  *
  * <p>Thread safety: the binlog reader adds while the catch-up loop drains and requeues; one lock
  * guards the map, the queue, the byte count and the pending-position index.
@@ -91,6 +90,14 @@ public final class BufferedSubscription {
 	}
 
 	/**
+	 * Creates a buffer with a budget of its own, which never makes an add wait.
+	 * @see #BufferedSubscription(TableLayout, long, long, Runnable, BufferBudget)
+	 */
+	public BufferedSubscription(TableLayout layout, long softLimitBytes, long flushAtKeys, Runnable flushRequest) {
+		this(layout, softLimitBytes, flushAtKeys, flushRequest, BufferBudget.unlimited());
+	}
+
+	/**
 	 * Creates a buffer.
 	 * @param layout the table's layout
 	 * @param softLimitBytes bytes at or above which adds of new keys wait; negative for no limit
@@ -98,10 +105,12 @@ public final class BufferedSubscription {
 	 * the next interval
 	 * @param flushRequest asks the catch-up loop to flush soon; called when an add starts waiting
 	 * or the buffer reaches {@code flushAtKeys}
+	 * @param budget the budget the pipeline's buffers share, which counts this one's bytes too
 	 */
-	public BufferedSubscription(TableLayout layout, long softLimitBytes, long flushAtKeys, Runnable flushRequest) {
+	public BufferedSubscription(TableLayout layout, long softLimitBytes, long flushAtKeys, Runnable flushRequest,
+			BufferBudget budget) {
 		this.layout = layout;
-		this.memory = new BufferMemory(softLimitBytes);
+		this.memory = new BufferMemory(softLimitBytes, budget);
 		this.flushAtKeys = flushAtKeys;
 		this.flushRequest = flushRequest;
 		this.fold = new KeyFold(layout);
@@ -138,40 +147,63 @@ public final class BufferedSubscription {
 
 	/**
 	 * Buffers a change, replacing any change already held for its key, or, when the buffer keeps
-	 * binlog order, after every change already queued.
+	 * binlog order, after every change already queued. A change that takes more room waits first
+	 * while the buffer is at its soft limit, and while the pipeline's budget is spent.
 	 * @param change the change
 	 * @param resumeFrom the boundary to reread from to see the change again
 	 */
 	public void add(RowChange change, Position resumeFrom) {
 		BufferedChange entry = new BufferedChange(new RowKey(change.key()), change.image(), resumeFrom,
 				Values.sizeOf(change.key()) + Values.sizeOf(change.image()) + 96, change.sourceMillis());
-		synchronized (this.lock) {
-			awaitRoom(entry.key());
-			if (this.inOrder) {
-				this.queue.addLast(entry);
-			}
-			else {
-				BufferedChange previous = this.entries.put(entry.key(), entry);
-				if (previous != null) {
-					forget(previous);
+		boolean waitedForBudget = false;
+		long budgetWaitStarted = 0;
+		while (true) {
+			synchronized (this.lock) {
+				if (waitedForBudget) {
+					this.memory.budgetParkEnded(System.nanoTime() - budgetWaitStarted);
 				}
+				if (this.memory.full() && takesRoom(entry.key())) {
+					this.memory.park(this.lock, this.flushRequest);
+				}
+				// One wait for the budget per add: it ends with room, or when the buffer is released.
+				if (waitedForBudget || !this.memory.budgetSpent() || !takesRoom(entry.key())) {
+					put(entry);
+					return;
+				}
+				this.memory.budgetParkStarts();
+				waitedForBudget = true;
+				budgetWaitStarted = System.nanoTime();
 			}
-			remember(entry);
-			this.keysAdded++;
-			if (!this.flushRequested && held() >= this.flushAtKeys) {
-				this.flushRequested = true;
-				this.flushRequest.run();
-			}
+			// Without the lock, so this buffer's drains, settles and clears go on meanwhile.
+			this.memory.awaitBudget(this.flushRequest);
 		}
 	}
 
-	/**
-	 * Waits, holding no entry back, while the buffer is at or over its limit and the change takes
-	 * more room: its key is new, or the buffer keeps binlog order.
-	 */
-	private void awaitRoom(RowKey key) {
-		if (this.memory.full() && (this.inOrder || !this.entries.containsKey(key))) {
-			this.memory.park(this.lock, this.flushRequest);
+	/** Whether a change of this key takes more room: its key is new, or the buffer keeps binlog order. */
+	private boolean takesRoom(RowKey key) {
+		return this.inOrder || !this.entries.containsKey(key);
+	}
+
+	private void put(BufferedChange entry) {
+		if (this.inOrder) {
+			this.queue.addLast(entry);
+			remember(entry);
+		}
+		else {
+			BufferedChange previous = this.entries.put(entry.key(), entry);
+			if (previous != null) {
+				this.pending.remove(previous.resumeFrom());
+				this.pending.add(entry.resumeFrom());
+				this.memory.replace(previous.size(), entry.size());
+			}
+			else {
+				remember(entry);
+			}
+		}
+		this.keysAdded++;
+		if (!this.flushRequested && held() >= this.flushAtKeys) {
+			this.flushRequested = true;
+			this.flushRequest.run();
 		}
 	}
 
@@ -182,6 +214,20 @@ public final class BufferedSubscription {
 	public void close() {
 		synchronized (this.lock) {
 			this.memory.close();
+			this.lock.notifyAll();
+		}
+	}
+
+	/**
+	 * Lets the buffer go: it drops every buffered change, gives every byte it holds, buffered and in
+	 * flight, back to the pipeline's budget, and never waits again. Called when the table takes
+	 * another buffer, so that a change the reader added to this one meanwhile holds no room of the
+	 * budget; a drain of it still in flight may be settled as usual.
+	 */
+	public void retire() {
+		synchronized (this.lock) {
+			dropAll();
+			this.memory.retire();
 			this.lock.notifyAll();
 		}
 	}
@@ -264,12 +310,13 @@ public final class BufferedSubscription {
 					continue;
 				}
 				iterator.remove();
-				forget(entry);
 				this.hot.written(entry.key(), early);
 				if (verdict == Verdict.DROP) {
+					forget(entry);
 					dropped++;
 					continue;
 				}
+				takeOut(entry);
 				taken += entry.size();
 				(entry.isDelete() ? deletes : upserts).add(entry);
 			}
@@ -280,13 +327,12 @@ public final class BufferedSubscription {
 			this.deferredInFlight += deferred;
 			if (this.entries.isEmpty()) {
 				for (BufferedChange entry : this.queue) {
-					forget(entry);
+					takeOut(entry);
 					taken += entry.size();
 					sequence.add(entry);
 				}
 				this.queue.clear();
 			}
-			this.memory.drained(taken);
 			this.flushRequested = false;
 			// Dropped changes free room now; the others once the drain is settled.
 			this.lock.notifyAll();
@@ -345,20 +391,24 @@ public final class BufferedSubscription {
 	/** Drops every buffered change (the table is being snapshotted again or has failed). */
 	public void clear() {
 		synchronized (this.lock) {
-			this.entries.clear();
-			this.queue.clear();
-			this.pending.clear();
-			this.hot.clear();
-			this.memory.clear();
+			dropAll();
 			this.lock.notifyAll();
 		}
+	}
+
+	private void dropAll() {
+		this.entries.clear();
+		this.queue.clear();
+		this.pending.clear();
+		this.hot.clear();
+		this.memory.clear();
 	}
 
 	public SubscriptionCounters counters() {
 		synchronized (this.lock) {
 			return new SubscriptionCounters(held(), this.memory.bytes(), this.keysAdded, this.droppedAboveHighWatermark,
 					this.deferredInFlight, this.memory.parks(), this.memory.parkedMillis(),
-					this.memory.softLimitBytes(), this.memory.inFlightBytes());
+					this.memory.softLimitBytes(), this.memory.inFlightBytes(), this.memory.budgetParks());
 		}
 	}
 
@@ -375,6 +425,12 @@ public final class BufferedSubscription {
 	private void forget(BufferedChange entry) {
 		this.pending.remove(entry.resumeFrom());
 		this.memory.release(entry.size());
+	}
+
+	/** Takes a change out into a drain: it stays in memory, in flight, until the drain is settled. */
+	private void takeOut(BufferedChange entry) {
+		this.pending.remove(entry.resumeFrom());
+		this.memory.drained(entry.size());
 	}
 
 }

@@ -11,7 +11,10 @@ import io.micrometer.core.instrument.binder.BaseUnits;
 import io.tributary.source.Position;
 import io.tributary.status.PipelineStatus;
 
-/** The meters of one pipeline: its state, the source connection, the stream, lag, positions, checkpoints. */
+/**
+ * The meters of one pipeline: its state, the source connection, the stream, lag, the buffer budget,
+ * positions, checkpoints.
+ */
 final class PipelineMeters {
 
 	private PipelineMeters() {
@@ -45,6 +48,14 @@ final class PipelineMeters {
 		meters.gauge("cdc.lag.bytes", BaseUnits.BYTES, "Binlog bytes between the confirmed position and the source "
 				+ "head; NaN while they are in different binlog files",
 				(current) -> (current.lagBytes() != null) ? current.lagBytes() : Double.NaN);
+		meters.gauge("cdc.buffer.budget", BaseUnits.BYTES, "cdc.buffer.budget: bytes the buffers of all the "
+				+ "pipeline's tables hold together at which the reader waits for room; NaN without a budget",
+				(current) -> (current.buffers().budgetBytes() >= 0) ? current.buffers().budgetBytes() : Double.NaN);
+		meters.gauge("cdc.buffer.budget.held", BaseUnits.BYTES, "Estimated bytes of the changes all the pipeline's "
+				+ "tables hold: buffered plus being applied (what cdc.buffer.budget bounds)",
+				(current) -> current.buffers().heldBytes());
+		meters.counter("cdc.buffer.budget.parks", "Times the reader waited for room under the pipeline's buffer budget",
+				(current) -> current.buffers().parkEvents());
 		position(meters.tagged("position", "head"), (current) -> current.position().sourceHead());
 		position(meters.tagged("position", "delivered"), (current) -> current.position().delivered());
 		position(meters.tagged("position", "confirmed"), (current) -> current.position().confirmed());

@@ -79,13 +79,14 @@ class CdcEndpointJsonTest {
 				new PipelineStatus.Source("db", 3306, 4242, "MYSQL", "8.0.31", "ON", true, null, 3, 1_000, null),
 				new PipelineStatus.Positions("mysql-bin.000003:1200", "mysql-bin.000003:900", "mysql-bin.000003:1500"),
 				1_500, 8_192L, List.of(tables), NOW.minusSeconds(3_600), null, true,
-				new PipelineStatus.Counters(10, 0, 0, 5, 0));
+				new PipelineStatus.Counters(10, 0, 0, 5, 0), null,
+				new PipelineStatus.Buffers(512L * 1024 * 1024, 1_234_567, 3, 250));
 	}
 
 	private static TableStatus everyField() {
 		return TableStatus.builder("shop.orders", "replica.orders", Phase.SNAPSHOTTING)
 			.copy(new TableStatus.Copy(400_001, 1_000_002, 403, 12_345.5, 49L, true))
-			.buffer(new TableStatus.Buffer(12_345, 1_234_567, 64L * 1024 * 1024, 9_876_543, 17, 4, 2, 1_500))
+			.buffer(new TableStatus.Buffer(12_345, 1_234_567, 64L * 1024 * 1024, 9_876_543, 17, 4, 2, 1_500, 1))
 			.flushing(new TableStatus.Flushing(5_000, false, "mysql-bin.000003:900",
 					new TableStatus.Flush(NOW.minusSeconds(2), 1_234, 56, "ok"),
 					new TableStatus.Flushes(55, 2, 123_456, 789, 3_000_000_000L, 250_000_000L)))
