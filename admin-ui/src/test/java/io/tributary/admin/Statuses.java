@@ -103,11 +103,19 @@ final class Statuses {
 	 * list so that trouble is never first by accident. Tables named {@code shop.t_0000} onwards.
 	 */
 	static PipelineStatus many(String pipeline, int count) {
+		return many(pipeline, count, 0);
+	}
+
+	/**
+	 * Returns the pipeline of {@link #many(String, int)} as it is at a later sample: each table's
+	 * changes applied grow by its own rate, so that the busiest tables differ.
+	 */
+	static PipelineStatus many(String pipeline, int count, int sample) {
 		List<TableStatus> tables = new ArrayList<>(count);
 		for (int i = 0; i < count; i++) {
 			String name = String.format(Locale.ROOT, "shop.t_%04d", i);
 			String rule = (i % 10 == 0) ? null : "cdc.tables[" + (1 + i % 3) + "]";
-			TableStatus table = streaming(name, 1_000L * i, (i % 7) * 1_024L);
+			TableStatus table = streaming(name, 1_000L * i + (long) sample * (i % 13) * 150, (i % 7) * 1_024L);
 			if (i % 97 == 41) {
 				table = table.toBuilder().phase(Phase.FAILED).lastError("Table " + name + " was altered on the "
 						+ "source in a way Tributary cannot follow: column 'v' dropped").build();
@@ -127,7 +135,7 @@ final class Statuses {
 			}
 			tables.add(table.toBuilder().rule(rule).build());
 		}
-		return pipeline(pipeline, 1_000_000, 1_500, 8_192L, tables.toArray(TableStatus[]::new));
+		return pipeline(pipeline, 1_000_000 + sample * 9_000L, 1_500, 8_192L, tables.toArray(TableStatus[]::new));
 	}
 
 }
