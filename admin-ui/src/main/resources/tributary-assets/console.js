@@ -49,13 +49,13 @@
       series: function (p) { return [{ label: 'lag', values: p.lagMillis }]; } },
     { key: 'events', title: 'Events/s', format: count,
       series: function (p) { return [{ label: 'events/s', values: p.eventsPerSecond }]; } },
-    { key: 'applied', title: 'Changes applied/s', format: count,
+    { key: 'applied', title: 'Changes applied/s, all tables and the busiest', format: count,
       series: function (p) {
         return [{ label: 'all tables', values: p.changesAppliedPerSecond }].concat(p.tables.map(function (t) {
           return { label: t.name, values: t.changesAppliedPerSecond };
         }));
       } },
-    { key: 'buffered', title: 'Buffered bytes', format: bytes,
+    { key: 'buffered', title: 'Buffered bytes, all tables and the busiest', format: bytes,
       series: function (p) {
         return [{ label: 'all tables', values: p.bufferedBytes }].concat(p.tables.map(function (t) {
           return { label: t.name, values: t.bufferedBytes };
@@ -171,7 +171,21 @@
     setInterval(function () { refresh(url, drawInto); }, REFRESH_MILLIS);
   }
 
+  // The overview's filter is a query parameter, so that the page, its polls and its links keep it:
+  // Enter in the box loads the overview filtered, from its first page.
+  function filterBox() {
+    var box = document.getElementById('table-filter');
+    if (!box) { return; }
+    box.addEventListener('keydown', function (event) {
+      if (event.key !== 'Enter') { return; }
+      event.preventDefault();
+      var text = box.value.trim();
+      window.location.assign(box.getAttribute('data-overview') + (text ? '?q=' + encodeURIComponent(text) : ''));
+    });
+  }
+
   document.addEventListener('DOMContentLoaded', function () {
+    filterBox();
     if (typeof uPlot === 'undefined') { return; }
     var overview = document.getElementById('charts');
     if (overview) {

@@ -14,6 +14,7 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.ResponseBody;
 import org.springframework.web.servlet.ModelAndView;
 import org.springframework.web.util.UriComponentsBuilder;
@@ -75,16 +76,20 @@ public class AdminController {
 	}
 
 	@GetMapping({ "", "/" })
-	public String status(Model model) {
-		overviewModel(model);
+	public String status(@RequestParam(name = "q", required = false) String filter,
+			@RequestParam(name = "pipeline", required = false) String pipeline,
+			@RequestParam(name = "page", defaultValue = "1") int page, Model model) {
+		overviewModel(filter, pipeline, page, model);
 		model.addAttribute("actionsAvailable", this.actions.available());
 		model.addAttribute("actionChoices", ActionChoice.ALL_TABLES);
 		return "tributary/status";
 	}
 
 	@GetMapping("/fragments/overview")
-	public String overview(Model model) {
-		overviewModel(model);
+	public String overview(@RequestParam(name = "q", required = false) String filter,
+			@RequestParam(name = "pipeline", required = false) String pipeline,
+			@RequestParam(name = "page", defaultValue = "1") int page, Model model) {
+		overviewModel(filter, pipeline, page, model);
 		return "tributary/status :: overview";
 	}
 
@@ -92,7 +97,7 @@ public class AdminController {
 	@ResponseBody
 	public StatusHistory.Snapshot history() {
 		requireRead();
-		return this.history.snapshot();
+		return this.history.snapshot(StatusHistory.OVERVIEW_TABLES);
 	}
 
 	@GetMapping("/pipelines/{pipeline}/tables/{table}")
@@ -123,13 +128,28 @@ public class AdminController {
 		return refusalPage(refused, this.path);
 	}
 
-	private void overviewModel(Model model) {
+	/**
+	 * Models the overview: each pipeline's counts and one page of its tables that the filter keeps;
+	 * the page asked for applies to the named pipeline, or to every pipeline when none is named.
+	 */
+	private void overviewModel(String filterText, String pagedPipeline, int page, Model model) {
 		requireRead();
-		model.addAttribute("pipelines", this.statuses.get());
+		TableFilter filter = TableFilter.of(filterText);
+		List<PipelineStatus> pipelines = this.statuses.get();
+		List<PipelineOverview> overviews = new ArrayList<>(pipelines.size());
+		for (PipelineStatus status : pipelines) {
+			boolean paged = pagedPipeline == null || pagedPipeline.equals(status.name());
+			overviews.add(PipelineOverview.of(status, overviews.size(), filter, paged ? page : 1, this.format));
+		}
+		Links links = new Links(this.path, filter.text());
+		model.addAttribute("pipelines", pipelines);
+		model.addAttribute("overviews", overviews);
+		model.addAttribute("filter", filter.text());
+		model.addAttribute("pollPath", links.poll(pagedPipeline, page));
 		model.addAttribute("history", this.history);
 		model.addAttribute("fmt", this.format);
 		model.addAttribute("adminPath", this.path);
-		model.addAttribute("links", new Links(this.path));
+		model.addAttribute("links", links);
 	}
 
 	private void tableModel(String pipeline, String table, Model model) {
@@ -175,8 +195,17 @@ public class AdminController {
 	 * name unencoded, so that the name no longer reads as one path segment.
 	 *
 	 * @param adminPath the path the pages are served under
+	 * @param filter the overview's filter, kept by the links to its pages; {@code null} for none
 	 */
-	public record Links(String adminPath) {
+	public record Links(String adminPath, String filter) {
+
+		/**
+		 * Creates the links of an overview without a filter.
+		 * @param adminPath the path the pages are served under
+		 */
+		public Links(String adminPath) {
+			this(adminPath, null);
+		}
 
 		/**
 		 * Returns the path of a table's page.
@@ -186,6 +215,45 @@ public class AdminController {
 		 */
 		public String table(String pipeline, String table) {
 			return tablePath(this.adminPath, pipeline, table);
+		}
+
+		/**
+		 * Returns the path of the overview with another filter.
+		 * @param filter the filter, as typed in its box
+		 * @return the path, the filter in the {@code q} query parameter
+		 */
+		public String filtered(String filter) {
+			return overview("", filter, null, 1);
+		}
+
+		/**
+		 * Returns the path of one page of a pipeline's tables, with this filter.
+		 * @param pipeline the pipeline's name
+		 * @param page the page, from 1
+		 * @return the path
+		 */
+		public String page(String pipeline, int page) {
+			return overview("", this.filter, pipeline, page);
+		}
+
+		/** The fragment the overview polls, with the same filter and page as the overview. */
+		String poll(String pipeline, int page) {
+			return overview("/fragments/overview", this.filter, pipeline, page);
+		}
+
+		private String overview(String suffix, String filter, String pipeline, int page) {
+			String base = this.adminPath + suffix;
+			UriComponentsBuilder uri = UriComponentsBuilder.fromPath(base.isEmpty() ? "/" : base);
+			if (filter != null) {
+				uri.queryParam("q", filter);
+			}
+			if (pipeline != null) {
+				uri.queryParam("pipeline", pipeline);
+			}
+			if (page > 1) {
+				uri.queryParam("page", page);
+			}
+			return uri.encode().build().toUriString();
 		}
 
 	}

@@ -4,9 +4,13 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -35,6 +39,9 @@ public final class StatusHistory implements SmartLifecycle {
 
 	/** Default samples kept: 15 minutes at the default interval. */
 	public static final int DEFAULT_CAPACITY = 450;
+
+	/** Tables the overview's charts draw by each measure, besides the pipeline's totals. */
+	public static final int OVERVIEW_TABLES = 4;
 
 	private static final Logger logger = LoggerFactory.getLogger(StatusHistory.class);
 
@@ -84,11 +91,23 @@ public final class StatusHistory implements SmartLifecycle {
 		}
 	}
 
-	/** Returns every pipeline's samples, oldest first. */
+	/** Returns every pipeline's samples, oldest first, with every table's. */
 	public synchronized Snapshot snapshot() {
+		return snapshot(Integer.MAX_VALUE);
+	}
+
+	/**
+	 * Returns every pipeline's samples, oldest first, with those of its busiest tables only: what the
+	 * overview's charts draw, whose size then does not grow with the number of tables.
+	 * @param busiest how many tables to keep by each measure: those that applied the most changes
+	 * over the samples kept, and those that buffered the most bytes at the latest sample
+	 * @return the samples; each pipeline's tables in the order first seen, at most twice
+	 * {@code busiest} of them
+	 */
+	public synchronized Snapshot snapshot(int busiest) {
 		List<PipelineSeries> series = new ArrayList<>(this.pipelines.size());
 		for (PipelineRing ring : this.pipelines.values()) {
-			series.add(ring.series());
+			series.add(ring.series(busiest));
 		}
 		return new Snapshot(this.interval.toMillis(), this.capacity, series);
 	}
@@ -198,11 +217,12 @@ public final class StatusHistory implements SmartLifecycle {
 	 * @param eventsPerSecond binlog events read per second
 	 * @param changesAppliedPerSecond changes applied per second, all tables together
 	 * @param bufferedBytes bytes buffered, all tables together
-	 * @param tables one entry per table
+	 * @param tables one entry per table, or per busiest table when the others are left out
+	 * @param tablesLeftOut how many tables were left out
 	 */
 	public record PipelineSeries(String name, List<Long> times, List<Long> lagMillis, List<Long> lagBytes,
 			List<Double> eventsPerSecond, List<Double> changesAppliedPerSecond, List<Long> bufferedBytes,
-			List<TableSeries> tables) {
+			List<TableSeries> tables, int tablesLeftOut) {
 
 	}
 
@@ -310,7 +330,7 @@ public final class StatusHistory implements SmartLifecycle {
 			this.size = Math.min(this.size + 1, this.capacity);
 		}
 
-		PipelineSeries series() {
+		PipelineSeries series(int busiest) {
 			List<Long> times = new ArrayList<>(this.size);
 			List<Long> lag = new ArrayList<>(this.size);
 			List<Long> lagBytes = new ArrayList<>(this.size);
@@ -325,11 +345,33 @@ public final class StatusHistory implements SmartLifecycle {
 				applied.add(orNull(this.appliedPerSecond[slot]));
 				buffered.add(this.bufferedBytes[slot]);
 			}
-			List<TableSeries> tables = new ArrayList<>(this.tables.size());
-			for (TableRing table : this.tables.values()) {
-				tables.add(table.series(slots()));
+			int[] slots = slots();
+			List<TableRing> kept = busiest(busiest, slots);
+			List<TableSeries> tables = new ArrayList<>(kept.size());
+			for (TableRing table : kept) {
+				tables.add(table.series(slots));
 			}
-			return new PipelineSeries(this.name, times, lag, lagBytes, events, applied, buffered, tables);
+			return new PipelineSeries(this.name, times, lag, lagBytes, events, applied, buffered, tables,
+					this.tables.size() - kept.size());
+		}
+
+		/** The tables that applied the most over the slots, and those buffering the most now, in the order first seen. */
+		private List<TableRing> busiest(int busiest, int[] slots) {
+			if (this.tables.size() <= 2L * busiest) {
+				return new ArrayList<>(this.tables.values());
+			}
+			List<TableRing> all = new ArrayList<>(this.tables.values());
+			Map<TableRing, Integer> order = new HashMap<>();
+			all.forEach((table) -> order.put(table, order.size()));
+			int latest = latest();
+			Set<TableRing> kept = new HashSet<>();
+			all.sort(Comparator.comparingDouble((TableRing table) -> -table.applied(slots)));
+			kept.addAll(all.subList(0, busiest));
+			all.sort(Comparator.comparingLong((TableRing table) -> -table.bufferedBytes[latest]));
+			kept.addAll(all.subList(0, busiest));
+			List<TableRing> ordered = new ArrayList<>(kept);
+			ordered.sort(Comparator.comparingInt(order::get));
+			return ordered;
 		}
 
 		int latest() {
@@ -393,6 +435,17 @@ public final class StatusHistory implements SmartLifecycle {
 			this.lastTime = now;
 			this.lastApplied = table.changesApplied();
 			this.lastContention = contention;
+		}
+
+		/** Changes applied per second, summed over the slots that have a rate. */
+		double applied(int[] slots) {
+			double sum = 0;
+			for (int slot : slots) {
+				if (!Double.isNaN(this.appliedPerSecond[slot])) {
+					sum += this.appliedPerSecond[slot];
+				}
+			}
+			return sum;
 		}
 
 		void clear(int slot) {

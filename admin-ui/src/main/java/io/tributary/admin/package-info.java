@@ -4,6 +4,11 @@
  * poll every 2 seconds with htmx, the histories their uPlot charts draw, and the forms that run the
  * operator actions.
  * <p>
+ * The overview's size does not grow with the number of tables: each pipeline shows its tables
+ * counted by phase and by rule and one page of {@link io.tributary.admin.PipelineOverview#PAGE_SIZE}
+ * rows, those that need attention first, filtered on the server by the {@code q} query parameter,
+ * which the polled fragment keeps with the page; the charts' history holds the busiest tables only.
+ * <p>
  * Every page and fragment needs a user who may read, as {@code CdcAccess} decides (401 or 403
  * otherwise). The actions run through {@link io.tributary.admin.ConsoleActions}, backed by the
  * {@code CdcActions} service of {@code /actuator/cdc}, so both check the same user, switch and

@@ -1,8 +1,10 @@
 package io.tributary.admin;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import io.tributary.name.Destination;
@@ -92,6 +94,48 @@ final class Statuses {
 			.lastFlush(new TableStatus.Flush(NOW.minusSeconds(2), 1_234, 56, "ok"))
 			.checksum(checksum)
 			.build();
+	}
+
+	/**
+	 * Returns a pipeline of {@code count} tables as a large deployment has them: one in ten listed
+	 * on its own, the others taken by three patterns, nearly all streaming, and a few of each kind
+	 * of trouble (failed, paused, catching up, a failing flush) and snapshots, spread through the
+	 * list so that trouble is never first by accident. Tables named {@code shop.t_0000} onwards.
+	 */
+	static PipelineStatus many(String pipeline, int count) {
+		return many(pipeline, count, 0);
+	}
+
+	/**
+	 * Returns the pipeline of {@link #many(String, int)} as it is at a later sample: each table's
+	 * changes applied grow by its own rate, so that the busiest tables differ.
+	 */
+	static PipelineStatus many(String pipeline, int count, int sample) {
+		List<TableStatus> tables = new ArrayList<>(count);
+		for (int i = 0; i < count; i++) {
+			String name = String.format(Locale.ROOT, "shop.t_%04d", i);
+			String rule = (i % 10 == 0) ? null : "cdc.tables[" + (1 + i % 3) + "]";
+			TableStatus table = streaming(name, 1_000L * i + (long) sample * (i % 13) * 150, (i % 7) * 1_024L);
+			if (i % 97 == 41) {
+				table = table.toBuilder().phase(Phase.FAILED).lastError("Table " + name + " was altered on the "
+						+ "source in a way Tributary cannot follow: column 'v' dropped").build();
+			}
+			else if (i % 89 == 53) {
+				table = table.toBuilder().phase(Phase.PAUSED).build();
+			}
+			else if (i % 53 == 29) {
+				table = table.toBuilder().phase(Phase.CATCHING_UP).allChangesFlushed(false).build();
+			}
+			else if (i % 71 == 37) {
+				table = table(name, Phase.SNAPSHOTTING, 0, 0, 400_000, 1_000_000, 49L, TableStatus.Checksum.IDLE);
+			}
+			else if (i % 61 == 47) {
+				table = table.toBuilder().lastFlush(new TableStatus.Flush(NOW.minusSeconds(1), 12, 30_000,
+						"Lock wait timeout exceeded; try restarting transaction")).build();
+			}
+			tables.add(table.toBuilder().rule(rule).build());
+		}
+		return pipeline(pipeline, 1_000_000 + sample * 9_000L, 1_500, 8_192L, tables.toArray(TableStatus[]::new));
 	}
 
 }

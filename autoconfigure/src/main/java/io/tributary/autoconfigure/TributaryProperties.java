@@ -9,6 +9,7 @@ import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.unit.DataSize;
 
+import io.tributary.autoconfigure.metrics.MeteredTables;
 import io.tributary.checksum.ChecksumSettings;
 import io.tributary.copy.CopySizing;
 import io.tributary.ha.HaSettings;
@@ -67,6 +68,8 @@ public class TributaryProperties {
 	private final Health health = new Health();
 
 	private final Kafka kafka = new Kafka();
+
+	private final Metrics metrics = new Metrics();
 
 	public boolean isEnabled() {
 		return this.enabled;
@@ -134,6 +137,10 @@ public class TributaryProperties {
 
 	public Kafka getKafka() {
 		return this.kafka;
+	}
+
+	public Metrics getMetrics() {
+		return this.metrics;
 	}
 
 	/**
@@ -1156,6 +1163,29 @@ public class TributaryProperties {
 
 		public void setSourceDownAfter(Duration sourceDownAfter) {
 			this.sourceDownAfter = sourceDownAfter;
+		}
+
+	}
+
+	/**
+	 * The Micrometer meters.
+	 */
+	public static class Metrics {
+
+		/**
+		 * Tables with meters of their own, about 45 series each in Prometheus: all, trouble (only
+		 * those that need attention now: failed, flush failing, dropped, paused, catching up,
+		 * snapshotting or starting) or none. Each pipeline's meters and its tables' totals are
+		 * registered whichever is chosen.
+		 */
+		private MeteredTables tables = MeteredTables.DEFAULT;
+
+		public MeteredTables getTables() {
+			return this.tables;
+		}
+
+		public void setTables(MeteredTables tables) {
+			this.tables = tables;
 		}
 
 	}

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.util.unit.DataSize;
 
+import io.tributary.autoconfigure.metrics.MeteredTables;
 import io.tributary.checksum.ChecksumSettings;
 import io.tributary.copy.CopySizing;
 import io.tributary.ha.HaSettings;
@@ -122,6 +123,7 @@ class ConfigurationDocsTest {
 		engine.put("cdc.ha.enabled", HaSettings.OFF.enabled());
 		engine.put("cdc.ha.lease", HaSettings.DEFAULT_LEASE);
 		engine.put("cdc.ha.poll-interval", HaSettings.DEFAULT_POLL_INTERVAL);
+		engine.put("cdc.metrics.tables", MeteredTables.DEFAULT);
 		List<String> wrong = new ArrayList<>();
 		engine.forEach((name, value) -> {
 			if (!rows.getOrDefault(name, "").contains("`" + render(value) + "`")) {

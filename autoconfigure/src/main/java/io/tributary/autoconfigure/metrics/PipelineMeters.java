@@ -8,8 +8,10 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.BaseUnits;
 
+import io.tributary.autoconfigure.TableTrouble;
 import io.tributary.source.Position;
 import io.tributary.status.PipelineStatus;
+import io.tributary.status.TableStatus;
 
 /**
  * The meters of one pipeline: its state, the source connection, the stream, lag, the buffer budget,
@@ -63,6 +65,23 @@ final class PipelineMeters {
 				(current) -> current.counters().checkpointWrites());
 		meters.counter("cdc.checkpoint.failures", "Checkpoint writes that failed; retried at the next cycle",
 				(current) -> current.counters().checkpointFailures());
+		tableTotals(meters);
+	}
+
+	/** What the pipeline's tables add up to, registered whichever tables have meters of their own. */
+	private static void tableTotals(StatusMeters<PipelineStatus> meters) {
+		for (TableStatus.Phase phase : TableStatus.Phase.values()) {
+			meters.tagged("phase", phase.name().toLowerCase(Locale.ROOT))
+				.gauge("cdc.pipeline.tables", null, "Tables of the pipeline in each phase",
+						(current) -> current.tables().stream().filter((table) -> table.phase() == phase).count());
+		}
+		meters.gauge("cdc.pipeline.tables.trouble", null, "Tables that need attention: failed, flush failing, dropped, "
+				+ "paused, catching up, snapshotting or starting",
+				(current) -> current.tables().stream().filter((table) -> TableTrouble.of(table) != null).count());
+		meters.counter("cdc.pipeline.changes.applied", "Row images and deletes applied to the target by all the "
+				+ "pipeline's tables", (current) -> current.tables().stream().mapToLong(TableStatus::changesApplied).sum());
+		meters.gauge("cdc.pipeline.buffer.bytes", BaseUnits.BYTES, "Estimated bytes of the changes held by all the "
+				+ "pipeline's tables", (current) -> current.tables().stream().mapToLong(TableStatus::bufferedBytes).sum());
 	}
 
 	private static void position(StatusMeters<PipelineStatus> meters, Function<PipelineStatus, String> position) {

@@ -1,10 +1,9 @@
 package io.tributary.autoconfigure.metrics;
 
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
-import io.tributary.autoconfigure.TributaryPipelines;
-import io.tributary.pipeline.Pipeline;
 import io.tributary.status.PipelineStatus;
 import io.tributary.status.TableStatus;
 
@@ -18,9 +17,11 @@ final class RecentStatus implements Supplier<PipelineStatus> {
 	/** How long a reading serves; far below any scrape interval, far above the time a scrape takes. */
 	static final long MAX_AGE_NANOS = 1_000_000_000L;
 
-	private final TributaryPipelines pipelines;
+	private final Function<String, PipelineStatus> statuses;
 
 	private final String name;
+
+	private final long maxAgeNanos;
 
 	private final Consumer<PipelineStatus> fresh;
 
@@ -28,11 +29,16 @@ final class RecentStatus implements Supplier<PipelineStatus> {
 
 	/**
 	 * Creates the readings of one pipeline.
-	 * @param fresh told of every status read anew, as the place to notice tables that joined
+	 * @param statuses reads a pipeline's status by name, {@code null} when there is none
+	 * @param maxAgeNanos how long a reading serves, {@link #MAX_AGE_NANOS} but in tests
+	 * @param fresh told of every status read anew, as the place to notice tables that joined, or
+	 * that need attention
 	 */
-	RecentStatus(TributaryPipelines pipelines, String name, Consumer<PipelineStatus> fresh) {
-		this.pipelines = pipelines;
+	RecentStatus(Function<String, PipelineStatus> statuses, String name, long maxAgeNanos,
+			Consumer<PipelineStatus> fresh) {
+		this.statuses = statuses;
 		this.name = name;
+		this.maxAgeNanos = maxAgeNanos;
 		this.fresh = fresh;
 	}
 
@@ -41,9 +47,8 @@ final class RecentStatus implements Supplier<PipelineStatus> {
 	public PipelineStatus get() {
 		long now = System.nanoTime();
 		Reading reading = this.last;
-		if (reading == null || now - reading.at() >= MAX_AGE_NANOS) {
-			Pipeline pipeline = this.pipelines.get(this.name);
-			reading = new Reading((pipeline != null) ? pipeline.status() : null, now);
+		if (reading == null || now - reading.at() >= this.maxAgeNanos) {
+			reading = new Reading(this.statuses.apply(this.name), now);
 			this.last = reading;
 			if (reading.status() != null) {
 				this.fresh.accept(reading.status());

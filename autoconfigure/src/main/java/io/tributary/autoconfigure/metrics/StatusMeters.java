@@ -1,5 +1,7 @@
 package io.tributary.autoconfigure.metrics;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -9,6 +11,7 @@ import java.util.function.ToLongFunction;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.TimeGauge;
@@ -30,24 +33,37 @@ final class StatusMeters<S> {
 
 	private final Tags tags;
 
+	/** Every meter registered through these and those tagged from them, so that they can be removed together. */
+	private final List<Meter> registered;
+
 	StatusMeters(MeterRegistry registry, Supplier<S> status, Tags tags) {
+		this(registry, status, tags, new ArrayList<>());
+	}
+
+	private StatusMeters(MeterRegistry registry, Supplier<S> status, Tags tags, List<Meter> registered) {
 		this.registry = registry;
 		this.status = status;
 		this.tags = tags;
+		this.registered = registered;
 	}
 
 	/** Returns meters that add a tag to these. */
 	StatusMeters<S> tagged(String key, String value) {
-		return new StatusMeters<>(this.registry, this.status, this.tags.and(key, value));
+		return new StatusMeters<>(this.registry, this.status, this.tags.and(key, value), this.registered);
+	}
+
+	/** Returns the meters registered through these and those tagged from them. */
+	List<Meter> registered() {
+		return List.copyOf(this.registered);
 	}
 
 	void gauge(String name, String baseUnit, String description, ToDoubleFunction<S> value) {
-		Gauge.builder(name, this.status, (supplier) -> read(supplier, value))
+		this.registered.add(Gauge.builder(name, this.status, (supplier) -> read(supplier, value))
 			.tags(this.tags)
 			.baseUnit(baseUnit)
 			.description(description)
 			.strongReference(true)
-			.register(this.registry);
+			.register(this.registry));
 	}
 
 	/** A gauge of 1 while the condition holds and 0 otherwise. */
@@ -56,18 +72,18 @@ final class StatusMeters<S> {
 	}
 
 	void timeGauge(String name, TimeUnit unit, String description, ToDoubleFunction<S> value) {
-		TimeGauge.builder(name, this.status, unit, (supplier) -> read(supplier, value))
+		this.registered.add(TimeGauge.builder(name, this.status, unit, (supplier) -> read(supplier, value))
 			.tags(this.tags)
 			.description(description)
 			.strongReference(true)
-			.register(this.registry);
+			.register(this.registry));
 	}
 
 	void counter(String name, String description, ToDoubleFunction<S> value) {
-		FunctionCounter.builder(name, this.status, (supplier) -> {
+		this.registered.add(FunctionCounter.builder(name, this.status, (supplier) -> {
 			S current = supplier.get();
 			return (current != null) ? value.applyAsDouble(current) : 0;
-		}).tags(this.tags).description(description).register(this.registry);
+		}).tags(this.tags).description(description).register(this.registry));
 	}
 
 	/**
@@ -76,13 +92,13 @@ final class StatusMeters<S> {
 	 * @param total the time they took together, in {@code unit}
 	 */
 	void timer(String name, String description, ToLongFunction<S> count, ToDoubleFunction<S> total, TimeUnit unit) {
-		FunctionTimer.builder(name, this.status, (supplier) -> {
+		this.registered.add(FunctionTimer.builder(name, this.status, (supplier) -> {
 			S current = supplier.get();
 			return (current != null) ? count.applyAsLong(current) : 0;
 		}, (supplier) -> {
 			S current = supplier.get();
 			return (current != null) ? total.applyAsDouble(current) : 0;
-		}, unit).tags(this.tags).description(description).register(this.registry);
+		}, unit).tags(this.tags).description(description).register(this.registry));
 	}
 
 	private static <S> double read(Supplier<S> supplier, ToDoubleFunction<S> value) {

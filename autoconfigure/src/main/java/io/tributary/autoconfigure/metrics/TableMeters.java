@@ -1,9 +1,11 @@
 package io.tributary.autoconfigure.metrics;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.BaseUnits;
@@ -24,8 +26,9 @@ final class TableMeters {
 	 * Registers the meters of one table.
 	 * @param destination where the table's changes go; a Kafka topic adds the meters of what the
 	 * brokers acknowledged, tagged with the topic
+	 * @return the meters registered, to remove them when the table leaves the tables metered
 	 */
-	static void register(MeterRegistry registry, Supplier<TableStatus> status, String pipeline, String table,
+	static List<Meter> register(MeterRegistry registry, Supplier<TableStatus> status, String pipeline, String table,
 			Destination destination) {
 		StatusMeters<TableStatus> meters = new StatusMeters<>(registry, status,
 				Tags.of("pipeline", pipeline, "table", table));
@@ -45,6 +48,7 @@ final class TableMeters {
 		if (destination instanceof Destination.Topic topic) {
 			kafka(meters.tagged("topic", topic.name()));
 		}
+		return meters.registered();
 	}
 
 	private static void events(StatusMeters<TableStatus> meters) {

@@ -69,6 +69,23 @@ class TributaryMetricsAutoConfigurationTest {
 	}
 
 	@Test
+	void cdcMetricsTablesChoosesWhichTablesHaveMeters() {
+		this.runner.withConfiguration(METRICS).withPropertyValues("cdc.metrics.tables=none").run((context) -> {
+			MeterRegistry registry = context.getBean(MeterRegistry.class);
+			assertThat(registry.find("cdc.table.phase").meters()).isEmpty();
+			assertThat(registry.get("cdc.pipeline.tables").tags("pipeline", "default", "phase", "starting").gauge()
+				.value()).isEqualTo(2);
+		});
+		// Not started, both tables are starting: they need attention.
+		this.runner.withConfiguration(METRICS).withPropertyValues("cdc.metrics.tables=trouble").run((context) -> {
+			MeterRegistry registry = context.getBean(MeterRegistry.class);
+			assertThat(registry.get("cdc.table.phase").tag("phase", "starting").gauges())
+				.extracting((gauge) -> gauge.getId().getTag("table"))
+				.containsExactlyInAnyOrder("shop.orders", "shop.order_items");
+		});
+	}
+
+	@Test
 	void backsOffWithoutMicrometer() {
 		// The registry bean alone would satisfy the other condition; only the missing class keeps the binder out.
 		this.runner.withUserConfiguration(Registry.class)
