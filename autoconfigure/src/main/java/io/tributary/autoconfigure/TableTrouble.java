@@ -41,6 +41,8 @@ public enum TableTrouble {
 			case SNAPSHOTTING -> SNAPSHOTTING;
 			case STARTING -> STARTING;
 			case STREAMING -> flushFailing(table) ? FLUSH_FAILING : null;
+			// Copied once as configured: done, not in trouble.
+			case COPIED -> null;
 		};
 	}
 
