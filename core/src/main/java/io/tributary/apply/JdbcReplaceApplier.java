@@ -285,7 +285,7 @@ public final class JdbcReplaceApplier implements Applier {
 	}
 
 	/** Returns how many leading columns of an image are written. */
-	int width() {
+	public int width() {
 		return this.width;
 	}
 

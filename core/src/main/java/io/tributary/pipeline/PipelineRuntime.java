@@ -149,6 +149,16 @@ final class PipelineRuntime {
 		return true;
 	}
 
+	/**
+	 * Files a table that was renamed on the source under its new name, in the same place among
+	 * the tables; the table's mapping already names it.
+	 */
+	synchronized void renameTable(TableId from, TableId to) {
+		Map<TableId, TableRuntime> renamed = new LinkedHashMap<>();
+		this.tables.forEach((id, table) -> renamed.put(id.equals(from) ? to : id, table));
+		this.tables = renamed;
+	}
+
 	/** Returns the next value of {@link #activations}, for a table becoming active now. */
 	synchronized long nextActivation() {
 		return ++this.activations;

@@ -35,9 +35,12 @@ final class SourceEvents implements ChangeHandler {
 
 	private final TableArrivals arrivals;
 
+	private final TableRenames renames;
+
 	SourceEvents(PipelineRuntime runtime, TableArrivals arrivals) {
 		this.runtime = runtime;
 		this.arrivals = arrivals;
+		this.renames = new TableRenames(runtime, arrivals);
 	}
 
 	/** A table appeared on the source: the control thread sees, at its next cycle, whether a rule takes it. */
@@ -181,6 +184,11 @@ final class SourceEvents implements ChangeHandler {
 	@Override
 	public void onCaughtUp() {
 		this.runtime.readerIdle();
+	}
+
+	@Override
+	public TableLayout onTableRenamed(TableId from, TableId to, TableLayout layout, String statement) {
+		return this.renames.follow(from, to, layout, statement);
 	}
 
 	@Override

@@ -182,10 +182,13 @@ final class TableControl {
 			}
 			try {
 				if (!TargetTables.exists(this.runtime.source, id)) {
-					// Created and dropped again before the reader got here, or a replay of an old creation.
-					logger.info("Table {} appeared on the source and is gone again; not added", id);
+					if (!arrivals.unseen(id)) {
+						// Created and dropped again before the reader got here, or a replay of an old creation.
+						logger.info("Table {} appeared on the source and is gone again; not added", id);
+					}
 					continue;
 				}
+				arrivals.seen(id);
 				add(mapping, "it appeared on the source and rule " + mapping.rule() + " takes it", null);
 			}
 			catch (SQLException | RuntimeException ex) {

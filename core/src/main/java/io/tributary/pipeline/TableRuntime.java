@@ -23,7 +23,8 @@ import io.tributary.subscription.Watermarks;
  */
 final class TableRuntime {
 
-	final TableMapping mapping;
+	/** The table and where it goes; replaced only when the table is followed under a new name. */
+	volatile TableMapping mapping;
 
 	/**
 	 * Held by the catch-up loop from drain to the end of the apply, and by schema changes read
@@ -208,6 +209,11 @@ final class TableRuntime {
 		enter(Phase.DROPPED, what);
 		this.lastAction = new TableStatus.Action("dropped", Instant.now(), what);
 		releaseBuffer();
+	}
+
+	/** Goes on under a new name, with the mapping a rule gives it there; the caller holds the flush lock. */
+	void renamed(TableMapping next) {
+		this.mapping = next;
 	}
 
 	/**

@@ -7,7 +7,8 @@
  * {@code CatchUpLoop} drains, applies, confirms and checkpoints, {@code SnapshotQueue} copies
  * tables one after another, {@code ChecksumRuns} compares source and target, {@code FlushApi}
  * holds the waits callers use, {@code TableControl} pauses, resumes, resnapshots and restarts one
- * table, and {@code SourceEvents} routes what the binlog reader sees. {@code PipelineRuntime} is
+ * table, and {@code SourceEvents} routes what the binlog reader sees, with {@code TableRenames}
+ * following a table renamed within the rules under its new name. {@code PipelineRuntime} is
  * what they share, and {@code TableRuntime} one table's state, with {@code TableIntake} (whether
  * it takes changes now) and {@code TableWiring} (what it writes with); each owns its fields, and
  * the other parts change them only through named transitions; {@code CycleSignal} wakes the

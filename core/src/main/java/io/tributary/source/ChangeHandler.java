@@ -46,6 +46,21 @@ public interface ChangeHandler {
 	}
 
 	/**
+	 * A subscribed table was renamed on the source; the handler may follow it under its new name.
+	 * Called at the statement's place in the stream, on the reader thread, before any change of the
+	 * new name.
+	 * @param from the table's name until now
+	 * @param to its new name
+	 * @param layout its layout until now
+	 * @param statement the statement, for messages
+	 * @return the layout to follow the table by under its new name, or {@code null} when it is not
+	 * followed: it is then gone ({@link #onTableDropped})
+	 */
+	default TableLayout onTableRenamed(TableId from, TableId to, TableLayout layout, String statement) {
+		return null;
+	}
+
+	/**
 	 * A subscribed table is gone from the source: dropped, or renamed (to a name that is told of
 	 * with {@link #onTableAppeared} when it is not subscribed). Its changes stop; other tables
 	 * continue. Called at the statement's place in the stream, on the reader thread.

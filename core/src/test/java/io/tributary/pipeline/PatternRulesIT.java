@@ -199,6 +199,54 @@ class PatternRulesIT {
 		}
 	}
 
+	@Test
+	void aTableRenamedWithinTheRulesIsFollowedWithoutACopy(TestDatabase db) throws Exception {
+		Replication replication = Replication.of(db, "renamed");
+		String src = replication.source();
+		String dst = replication.target();
+		Workload.createOrdersTable(replication.sourcePool(), src + ".t_old", 800);
+		Workload.createOrdersTable(replication.sourcePool(), src + ".t_other", 100);
+		TableRule rule = TableRule.toTables("t", TablePattern.parse(src + ".t_*"), List.of(),
+				TargetTemplate.parse(dst + ".copy_{table}", null), List.of(), SnapshotMode.AUTO);
+		Replication renaming = replication.withSettings((s) -> s.toBuilder().tables(List.of()).rules(List.of(rule))
+			.build().withChunkRows(200));
+		try (RunningPipeline pipeline = renaming.start()) {
+			awaitEveryTableStreaming(pipeline, 2);
+			// A checksum reads the table by its old name: a rename is followed once it is over.
+			pipeline.awaitStatus("checksums done", (status) -> status.tables().stream()
+				.allMatch((t) -> t.checksum().state() == TableStatus.Checksum.State.DONE), Replication.WAIT);
+			// Changes on both sides of the rename, in one burst the reader meets in order.
+			replication.onSource("UPDATE t_old SET note = 'before' WHERE id <= 100", "DELETE FROM t_old WHERE id > 780",
+					"RENAME TABLE t_old TO t_new", "UPDATE t_new SET note = 'after' WHERE id BETWEEN 50 AND 150",
+					"INSERT INTO t_new SELECT id + 5000, customer_id, status, amount, 'new', payload, data, created_at, "
+							+ "updated_at FROM t_new WHERE id <= 10",
+					"UPDATE t_other SET note = 'still here'");
+			pipeline.awaitStatus("t_new followed", (status) -> status.tables().stream()
+				.anyMatch((t) -> t.name().equals(src + ".t_new") && t.lastAction() != null
+						&& t.lastAction().name().equals("renamed")), Replication.WAIT);
+			pipeline.awaitCaughtUp();
+			TableStatus followed = pipeline.table("t_new");
+			assertThat(followed.phase()).isEqualTo(Phase.STREAMING);
+			assertThat(followed.target()).isEqualTo(dst + ".copy_t_new");
+			assertThat(followed.rowsCopied()).as("the first copy's rows, none since").isEqualTo(800);
+			assertThat(followed.lastAction().detail()).contains("its target renamed to " + dst + ".copy_t_new");
+			assertThat(pipeline.status().tables()).extracting(TableStatus::name)
+				.containsExactlyInAnyOrder(src + ".t_new", src + ".t_other");
+			assertCopied(replication, "t_new", "copy_t_new");
+			assertCopied(replication, "t_other", "copy_t_other");
+			assertThat(replication.queryString("SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = '"
+					+ dst + "' AND TABLE_NAME = 'copy_t_old'")).isEqualTo("0");
+		}
+		// Resumed under its new name at the next start, from its checkpoint.
+		replication.onSource("UPDATE t_new SET note = 'resumed' WHERE id <= 5");
+		try (RunningPipeline resumed = renaming.start()) {
+			awaitEveryTableStreaming(resumed, 2);
+			resumed.awaitCaughtUp();
+			assertThat(resumed.table("t_new").rowsCopied()).isZero();
+			assertCopied(replication, "t_new", "copy_t_new");
+		}
+	}
+
 	private static void awaitEveryTableStreaming(RunningPipeline pipeline, int tables) throws Exception {
 		pipeline.awaitStatus(tables + " tables streaming", (status) -> status.tables().size() == tables
 				&& status.tables().stream().allMatch((table) -> table.phase() == Phase.STREAMING), Replication.WAIT);

@@ -280,17 +280,27 @@ final class RowEventDispatch {
 			return;
 		}
 		List<TableId> tables = statement.tables();
+		boolean[] followed = new boolean[tables.size()];
+		if (statement.kind() == SchemaStatement.Kind.RENAME) {
+			// Before anyone hears of the new names: a table followed under one is no new table.
+			for (int i = 0; i + 1 < tables.size(); i += 2) {
+				TableLayout layout = this.layouts.get(tables.get(i));
+				followed[i] = layout != null && !skips(tables.get(i)) && followed(tables.get(i), tables.get(i + 1), layout, sql);
+				followed[i + 1] = followed[i];
+			}
+		}
 		for (int i = 0; i < tables.size(); i++) {
 			boolean appears = statement.kind() == SchemaStatement.Kind.CREATE
 					|| statement.kind() == SchemaStatement.Kind.REPLACE
 					|| (statement.kind() == SchemaStatement.Kind.RENAME && i % 2 == 1);
-			if (appears && !this.layouts.containsKey(tables.get(i))) {
+			if (appears && !followed[i] && !this.layouts.containsKey(tables.get(i))) {
 				this.handler.onTableAppeared(tables.get(i));
 			}
 		}
-		for (TableId table : statement.tables()) {
+		for (int i = 0; i < tables.size(); i++) {
+			TableId table = tables.get(i);
 			TableLayout layout = this.layouts.get(table);
-			if (layout == null || skips(table)) {
+			if (followed[i] || layout == null || skips(table)) {
 				continue;
 			}
 			switch (statement.kind()) {
@@ -335,6 +345,25 @@ final class RowEventDispatch {
 				}
 			}
 		}
+	}
+
+	/** Follows a subscribed table renamed to {@code to} when the handler takes it under that name. */
+	private boolean followed(TableId from, TableId to, TableLayout layout, String sql) {
+		TableLayout renamed;
+		try {
+			renamed = this.handler.onTableRenamed(from, to, layout, abbreviate(sql));
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Table {} was renamed to {} on the source and cannot be followed: {}", from, to, ex.getMessage());
+			return false;
+		}
+		if (renamed == null) {
+			return false;
+		}
+		this.layouts.remove(from);
+		this.layouts.put(to, renamed);
+		changed();
+		return true;
 	}
 
 	private static String abbreviate(String sql) {

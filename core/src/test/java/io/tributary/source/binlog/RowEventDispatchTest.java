@@ -24,6 +24,10 @@ class RowEventDispatchTest {
 
 	private final List<RowChange> changes = new ArrayList<>();
 
+	private final List<String> told = new ArrayList<>();
+
+	private boolean follows;
+
 	private final RowEventDispatch dispatch = new RowEventDispatch(new IgnoringHandler() {
 
 		@Override
@@ -34,6 +38,22 @@ class RowEventDispatchTest {
 		@Override
 		public void onTableFailed(TableId table, RuntimeException error) {
 			RowEventDispatchTest.this.failures.add(table + ": " + error.getMessage());
+		}
+
+		@Override
+		public void onTableAppeared(TableId table) {
+			RowEventDispatchTest.this.told.add("appeared " + table);
+		}
+
+		@Override
+		public void onTableDropped(TableId table, String what) {
+			RowEventDispatchTest.this.told.add("dropped " + table);
+		}
+
+		@Override
+		public TableLayout onTableRenamed(TableId from, TableId to, TableLayout layout, String statement) {
+			RowEventDispatchTest.this.told.add("renamed " + from + " to " + to);
+			return RowEventDispatchTest.this.follows ? new TableLayout(to, layout.columns(), layout.keyColumns()) : null;
 		}
 
 	});
@@ -67,6 +87,31 @@ class RowEventDispatchTest {
 				"the images are cut short"), null, false);
 		assertThat(this.failures).singleElement().asString().contains("Could not decode a row event of s.t")
 			.contains("the images are cut short");
+	}
+
+	/**
+	 * A rename the handler follows moves the subscription to the new name before anyone hears of
+	 * it, so the new name is not announced as a table that appeared, and the old one is not dropped.
+	 */
+	@Test
+	void aFollowedRenameMovesTheSubscriptionAndAnnouncesNothingElse() {
+		this.dispatch.subscribe(layout());
+		this.follows = true;
+		this.dispatch.onSchemaStatement(SchemaStatement.parse("RENAME TABLE t TO t2", "s"), "RENAME TABLE t TO t2");
+		assertThat(this.told).containsExactly("renamed s.t to s.t2");
+		TableMapEventData renamed = map();
+		renamed.setTable("t2");
+		this.dispatch.tableMaps().put(71L, renamed);
+		assertThat(this.dispatch.resolve(71).wanted()).isTrue();
+		this.dispatch.tableMaps().put(70L, map());
+		assertThat(this.dispatch.resolve(70).wanted()).isFalse();
+	}
+
+	@Test
+	void aRenameNotFollowedDropsTheOldNameAndAnnouncesTheNew() {
+		this.dispatch.subscribe(layout());
+		this.dispatch.onSchemaStatement(SchemaStatement.parse("RENAME TABLE t TO t2", "s"), "RENAME TABLE t TO t2");
+		assertThat(this.told).containsExactly("renamed s.t to s.t2", "appeared s.t2", "dropped s.t");
 	}
 
 	private static TableMapEventData map() {
