@@ -93,10 +93,7 @@ class PatternRulesIT {
 		String dst = replication.target();
 		Workload.createOrdersTable(replication.sourcePool(), src + ".t_1", 500);
 		Workload.createOrdersTable(replication.sourcePool(), src + ".other", 300);
-		TableRule rule = TableRule.toTables("t", TablePattern.parse(src + ".t_*"), List.of(),
-				TargetTemplate.parse(dst + ".{table}", null), List.of(), SnapshotMode.AUTO);
-		Replication appearing = replication.withSettings((s) -> s.toBuilder().tables(List.of()).rules(List.of(rule))
-			.build().withChunkRows(100));
+		Replication appearing = byRule(replication, "t_*", dst + ".{table}", 100);
 		try (RunningPipeline pipeline = appearing.start()) {
 			awaitEveryTableStreaming(pipeline, 1);
 			// Created and filled in one burst, while t_1 keeps changing.
@@ -206,10 +203,7 @@ class PatternRulesIT {
 		String dst = replication.target();
 		Workload.createOrdersTable(replication.sourcePool(), src + ".t_old", 800);
 		Workload.createOrdersTable(replication.sourcePool(), src + ".t_other", 100);
-		TableRule rule = TableRule.toTables("t", TablePattern.parse(src + ".t_*"), List.of(),
-				TargetTemplate.parse(dst + ".copy_{table}", null), List.of(), SnapshotMode.AUTO);
-		Replication renaming = replication.withSettings((s) -> s.toBuilder().tables(List.of()).rules(List.of(rule))
-			.build().withChunkRows(200));
+		Replication renaming = byRule(replication, "t_*", dst + ".copy_{table}", 200);
 		try (RunningPipeline pipeline = renaming.start()) {
 			awaitEveryTableStreaming(pipeline, 2);
 			// A checksum reads the table by its old name: a rename is followed once it is over.
@@ -245,6 +239,14 @@ class PatternRulesIT {
 			assertThat(resumed.table("t_new").rowsCopied()).isZero();
 			assertCopied(replication, "t_new", "copy_t_new");
 		}
+	}
+
+	/** Replicates the source tables a pattern (in the source schema) takes, by rule {@code t}, and nothing else. */
+	private static Replication byRule(Replication replication, String pattern, String target, int chunkRows) {
+		TableRule rule = TableRule.toTables("t", TablePattern.parse(replication.source() + "." + pattern), List.of(),
+				TargetTemplate.parse(target, null), List.of(), SnapshotMode.AUTO);
+		return replication.withSettings((s) -> s.toBuilder().tables(List.of()).rules(List.of(rule)).build()
+			.withChunkRows(chunkRows));
 	}
 
 	private static void awaitEveryTableStreaming(RunningPipeline pipeline, int tables) throws Exception {
