@@ -1,6 +1,12 @@
 package io.tributary.autoconfigure;
 
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -85,6 +91,58 @@ class PatternTablesIT {
 							"phase", "streaming").gauge().value()).isEqualTo(1);
 				}
 			});
+	}
+
+	/**
+	 * Shards merged by property, a table copied once, and a table that streams from the head
+	 * without a copy, all from {@code application.yml}.
+	 */
+	@Test
+	void mergeSnapshotOnlyAndStartAreReadFromTheProperties(TestDatabase db) {
+		String src = db.schema("wsrc");
+		String dst = db.schema("wdst");
+		for (String table : new String[] { "shard_a", "shard_b", "once", "later" }) {
+			Workload.createOrdersTable(db.dataSource(null), src + "." + table, 100);
+		}
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(TributaryAutoConfiguration.class))
+			.withPropertyValues("cdc.source.host=" + db.server().host(), "cdc.source.port=" + db.server().port(),
+					"cdc.source.username=" + db.server().username(), "cdc.source.password=" + db.server().password(),
+					"cdc.target.url=" + db.jdbcUrl(dst), "cdc.target.username=" + db.server().username(),
+					"cdc.target.password=" + db.server().password(), "cdc.tables[0].source=" + src + ".shard_*",
+					"cdc.tables[0].target=shards", "cdc.tables[0].merge.column=shard", "cdc.tables[0].merge.value=table",
+					"cdc.tables[1].source=" + src + ".once", "cdc.tables[1].snapshot=only",
+					"cdc.tables[2].source=" + src + ".later", "cdc.tables[2].start=now", "cdc.flush.interval=100ms")
+			.run((context) -> {
+				Pipeline pipeline = context.getBean(Pipeline.class);
+				Await.until("shards and later streaming, once copied", WAIT, () -> pipeline.status().tables().size() == 4
+						&& pipeline.status().tables().stream().allMatch((t) -> t.phase() == (t.name().endsWith(".once")
+								? Phase.COPIED : Phase.STREAMING)));
+				db.server().execute(src, "UPDATE later SET note = 'after start' WHERE id <= 3",
+						"UPDATE shard_b SET amount = 7 WHERE id <= 10", "UPDATE once SET note = 'too late'");
+				pipeline.awaitCaughtUp(WAIT);
+				assertThat(rows(db, dst, "SELECT shard, COUNT(*), SUM(amount = 7) FROM shards GROUP BY shard "
+						+ "ORDER BY shard")).containsExactly("shard_a 100 0", "shard_b 100 10");
+				assertThat(rows(db, dst, "SELECT CONCAT(id, ' ', note) FROM later ORDER BY id"))
+					.containsExactly("1 after start", "2 after start", "3 after start");
+				assertThat(rows(db, dst, "SELECT COUNT(*), SUM(note = 'too late') FROM once"))
+					.containsExactly("100 0");
+			});
+	}
+
+	/** Each row of a query's result as its values joined by spaces. */
+	private static List<String> rows(TestDatabase db, String schema, String sql) throws SQLException {
+		List<String> rows = new ArrayList<>();
+		try (Connection connection = db.dataSource(schema).getConnection(); Statement statement = connection.createStatement();
+				ResultSet rs = statement.executeQuery(sql)) {
+			while (rs.next()) {
+				StringBuilder row = new StringBuilder();
+				for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
+					row.append((i > 1) ? " " : "").append(rs.getString(i));
+				}
+				rows.add(row.toString());
+			}
+		}
+		return rows;
 	}
 
 	@Configuration(proxyBeanMethods = false)
