@@ -34,7 +34,7 @@ import io.tributary.name.Destination;
  */
 public record TableStatus(String name, Destination destination, String rule, Phase phase, Copy copy, Buffer buffer,
 		Flushing flushing, Apply apply, Checksum checksum, Action lastAction, Events events, String lastError,
-		SinkStatus sink) {
+		SinkStatus sink) implements TableFigures {
 
 	public TableStatus {
 		Objects.requireNonNull(destination, "destination");
@@ -79,106 +79,6 @@ public record TableStatus(String name, Destination destination, String rule, Pha
 	/** Returns a builder that starts from this status. */
 	public TableStatusBuilder toBuilder() {
 		return new TableStatusBuilder(this);
-	}
-
-	/** Rows copied by the snapshot so far: {@code copy().rowsCopied()}. */
-	public long rowsCopied() {
-		return this.copy.rowsCopied();
-	}
-
-	/** Estimated rows of the source table: {@code copy().rowsEstimated()}. */
-	public long rowsEstimated() {
-		return this.copy.rowsEstimated();
-	}
-
-	/** Snapshot chunks copied: {@code copy().chunksCopied()}. */
-	public long chunksCopied() {
-		return this.copy.chunksCopied();
-	}
-
-	/** Rows the snapshot copied per second lately: {@code copy().rowsPerSecond()}. */
-	public double copyRowsPerSecond() {
-		return this.copy.rowsPerSecond();
-	}
-
-	/** Seconds until the snapshot is done, or {@code null}: {@code copy().etaSeconds()}. */
-	public Long copyEtaSeconds() {
-		return this.copy.etaSeconds();
-	}
-
-	/** Whether the existing rows have all been copied: {@code copy().done()}. */
-	public boolean snapshotDone() {
-		return this.copy.done();
-	}
-
-	/** Changes held in the buffer now: {@code buffer().keys()}. */
-	public long bufferedKeys() {
-		return this.buffer.keys();
-	}
-
-	/** Estimated bytes of the changes held now: {@code buffer().bytes()}. */
-	public long bufferedBytes() {
-		return this.buffer.bytes();
-	}
-
-	/** The buffer's soft limit, negative when there is none: {@code buffer().softLimitBytes()}. */
-	public long bufferSoftLimitBytes() {
-		return this.buffer.softLimitBytes();
-	}
-
-	/** Changes added to the buffer since start: {@code buffer().keysAdded()}. */
-	public long keysAdded() {
-		return this.buffer.keysAdded();
-	}
-
-	/** Changes dropped because the snapshot will read them: {@code buffer().droppedAboveHighWatermark()}. */
-	public long droppedAboveHighWatermark() {
-		return this.buffer.droppedAboveHighWatermark();
-	}
-
-	/** Times a change waited for its chunk to land: {@code buffer().deferredInFlight()}. */
-	public long deferredInFlight() {
-		return this.buffer.deferredInFlight();
-	}
-
-	/** Times the reader waited for room, under the soft limit or the budget: {@code buffer().parkEvents()}. */
-	public long parkEvents() {
-		return this.buffer.parkEvents();
-	}
-
-	/** Total time the reader waited for room: {@code buffer().parkedMillis()}. */
-	public long parkedMillis() {
-		return this.buffer.parkedMillis();
-	}
-
-	/** Of the park events, those under the pipeline's budget: {@code buffer().budgetParkEvents()}. */
-	public long budgetParkEvents() {
-		return this.buffer.budgetParkEvents();
-	}
-
-	/** Row images and deletes applied since start: {@code flushing().changesApplied()}. */
-	public long changesApplied() {
-		return this.flushing.changesApplied();
-	}
-
-	/** Whether nothing is buffered and the table is at the delivered position: {@code flushing().allChangesFlushed()}. */
-	public boolean allChangesFlushed() {
-		return this.flushing.allChangesFlushed();
-	}
-
-	/** Position this table would resume from: {@code flushing().confirmedPosition()}. */
-	public String confirmedPosition() {
-		return this.flushing.confirmedPosition();
-	}
-
-	/** The most recent flush, or {@code null}: {@code flushing().lastFlush()}. */
-	public Flush lastFlush() {
-		return this.flushing.lastFlush();
-	}
-
-	/** Flushes since start, by outcome: {@code flushing().flushes()}. */
-	public Flushes flushes() {
-		return this.flushing.flushes();
 	}
 
 	/**
