@@ -128,7 +128,7 @@ public final class KafkaCheckpointStore implements CheckpointStore {
 		}
 	}
 
-	private byte[] format(TableCheckpoint checkpoint) {
+	byte[] format(TableCheckpoint checkpoint) {
 		Map<String, String> fields = new LinkedHashMap<>();
 		fields.put("v", String.valueOf(FORMAT));
 		fields.put("pipeline", this.pipeline);
@@ -149,7 +149,7 @@ public final class KafkaCheckpointStore implements CheckpointStore {
 	}
 
 	/** Reads a record of this pipeline, or returns {@code null} for another pipeline's. */
-	private TableCheckpoint parse(byte[] value) {
+	TableCheckpoint parse(byte[] value) {
 		Map<String, String> fields = new HashMap<>();
 		for (String line : new String(value, StandardCharsets.UTF_8).split("\n")) {
 			int equals = line.indexOf('=');
