@@ -72,6 +72,10 @@ record TablesFigures(String scenario, String flavor, int count, int rows, Stream
 			compare(context, heap, at, smallest.jvm.heapUsedBytes() / MB);
 			compare(context, threads, at, smallest.jvm.threadsLive());
 		}
+		StringBuilder kinds = new StringBuilder("### Threads of the tables scenario's application: " + this.flavor + ", "
+				+ shape + "\n\nAlive once every table streamed, by name with its numbers replaced by N:\n\n```\n");
+		this.jvm.threadKinds().forEach((kind, alive) -> kinds.append(String.format("%4d  %s%n", alive, kind)));
+		context.detail(kinds.append("```\n").toString());
 		context.bound(String.format("%,d tables: /actuator/cdc carries %,d bytes a table, /actuator/prometheus %,d "
 				+ "(cdc.metrics.tables=all) and %,d (trouble), the console's overview page %,d and its polled fragment "
 				+ "%,d; %d threads, most numerous %s", this.count, perTable(this.gets.get("/actuator/cdc")),
