@@ -66,7 +66,8 @@ public final class BenchRun {
 		// from a replica and a target that stand at its start, and nothing else may be written
 		// between its end and the apply scenario's next backlog.
 		return List.of(new IngestionScenario(), new UnsubscribedScenario(), new ApplyScenario(),
-				new SnapshotScenario(), new KafkaScenario(), new LatencyScenario(), new MemoryScenario());
+				new SnapshotScenario(), new KafkaScenario(), new LatencyScenario(), new MemoryScenario(),
+				new TablesScenario());
 	}
 
 	/**

@@ -28,7 +28,7 @@ public record BenchSettings(String mode, List<String> servers, List<String> scen
 
 	/** Every scenario, in the order a run takes them. */
 	public static final List<String> ALL_SCENARIOS = List.of("ingestion", "unsubscribed", "apply", "snapshot",
-			"kafka", "latency", "memory");
+			"kafka", "latency", "memory", "tables");
 
 	/** Property name, full-mode default, smoke-mode default, what it sets. */
 	private static final String[][] SIZES = {
@@ -68,7 +68,13 @@ public record BenchSettings(String mode, List<String> servers, List<String> scen
 			{ "memorySoftLimitMb", "64", "1", "cdc.buffer.soft-limit of the memory runs, in MB" },
 			{ "memoryListenerMicrosPerChange", "10", "10",
 					"pause of the slow ChangeListener per change of a batch, in microseconds" },
-			{ "memorySampleMillis", "250", "20", "pause of the live-heap sampler between two readings" } };
+			{ "memorySampleMillis", "250", "20", "pause of the live-heap sampler between two readings" },
+			{ "tablesCounts", "10,100,1000", "3,10", "tables of the tables scenario's pipeline, one run per count" },
+			{ "tablesRows", "1000", "100", "rows of each table of the tables scenario" },
+			{ "tablesHeap", "512m", "512m", "heap of the tables scenario's application JVM (-Xmx)" },
+			{ "tablesRequests", "10", "3", "timed requests of each path of the tables scenario (the figure is their median)" },
+			{ "tablesSettleSeconds", "10", "1", "pause after every table streams before the tables scenario measures" },
+			{ "tablesWriteRows", "100", "10", "rows the tables scenario's light write inserts into each of 10 tables" } };
 
 	/** Reads the settings from system properties. */
 	public static BenchSettings fromSystemProperties() {
