@@ -83,6 +83,8 @@ class AdminPagesTest {
 		assertThat(page).contains("400,000 of ~1,000,000 rows").contains("style=\"width: 40%\"")
 			.contains(">12,346/s<").contains(">49 s<").contains("Rows/s").contains("ETA");
 		assertThat(page).contains("DONE: 12 chunks, equal");
+		assertThat(page).as("the pipeline's buffers against its budget").contains("class=\"buffered\">3.0 MiB<")
+			.contains("of 1.0 GiB budget, 12 parks");
 	}
 
 	@Test

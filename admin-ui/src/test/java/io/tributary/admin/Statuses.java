@@ -31,7 +31,8 @@ final class Statuses {
 		return new PipelineStatus(name, State.RUNNING, source,
 				new PipelineStatus.Positions("mysql-bin.000003:1200", "mysql-bin.000003:900", "mysql-bin.000003:1500"),
 				lagMillis, lagBytes, List.of(tables), NOW.minusSeconds(3_600), null, true,
-				new PipelineStatus.Counters(10, 0, 0, 5, 0));
+				new PipelineStatus.Counters(10, 0, 0, 5, 0), null,
+				new PipelineStatus.Buffers(1L << 30, 3L << 20, 12, 340));
 	}
 
 	/** A table whose every counter has a value of its own, so a page showing the wrong one is caught. */
