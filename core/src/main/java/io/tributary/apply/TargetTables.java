@@ -8,6 +8,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import javax.sql.DataSource;
@@ -33,6 +34,9 @@ public final class TargetTables {
 	private static final Logger logger = LoggerFactory.getLogger(TargetTables.class);
 
 	/** A primary or unique key line of {@code SHOW CREATE TABLE}, up to the parenthesis of its columns. */
+	/** The first line of {@code SHOW CREATE TABLE} after the columns: a key, an index or a constraint. */
+	private static final Pattern INDEX_LINE = Pattern.compile("^\\s*(PRIMARY|UNIQUE|KEY|INDEX|FULLTEXT|SPATIAL|CONSTRAINT)\\b");
+
 	private static final Pattern KEY_LINE = Pattern.compile("^(\\s*(?:PRIMARY KEY|UNIQUE KEY(?: `(?:[^`]|``)*`)?)\\s*)\\(");
 
 	private TargetTables() {
@@ -155,26 +159,25 @@ public final class TargetTables {
 	static String targetDefinition(String sourceDefinition, TableId targetTable, TargetSlice slice) {
 		String[] lines = sourceDefinition.split("\n");
 		List<String> kept = new ArrayList<>();
+		boolean sliceAdded = false;
 		for (int i = 1; i < lines.length; i++) {
-			if (lines[i].contains("FOREIGN KEY")) {
+			String line = lines[i];
+			if (line.contains("FOREIGN KEY")) {
 				continue;
 			}
-			if (slice != null && lines[i].trim().startsWith("`")) {
+			if (slice != null && line.trim().startsWith("`")) {
 				// A column no longer leading a key may not count on its own: the rows bring their values.
-				lines[i] = lines[i].replaceFirst(" AUTO_INCREMENT(?=[ ,]|$)", "");
+				line = line.replaceFirst(" AUTO_INCREMENT(?=[ ,]|$)", "");
 			}
-			if (slice != null && KEY_LINE.matcher(lines[i]).find()) {
-				if (kept.stream().noneMatch((line) -> line.contains(slice.definition()))) {
-					kept.add("  " + slice.definition() + ",");
-				}
-				kept.add(KEY_LINE.matcher(lines[i]).replaceFirst("$1(" + slice.quotedColumn().replace("$", "\\$") + ", "));
-				continue;
-			}
-			if (slice != null && lines[i].matches("^\\s*(KEY|INDEX|FULLTEXT|SPATIAL|CONSTRAINT)\\b.*")
-					&& kept.stream().noneMatch((line) -> line.contains(slice.definition()))) {
+			if (slice != null && !sliceAdded && INDEX_LINE.matcher(line).find()) {
+				// The slice column follows the source's columns, before the first key.
 				kept.add("  " + slice.definition() + ",");
+				sliceAdded = true;
 			}
-			kept.add(lines[i]);
+			if (slice != null && KEY_LINE.matcher(line).find()) {
+				line = KEY_LINE.matcher(line).replaceFirst("$1(" + Matcher.quoteReplacement(slice.quotedColumn()) + ", ");
+			}
+			kept.add(line);
 		}
 		// Fix the comma of the last column or key line if a dropped line followed it.
 		for (int i = kept.size() - 2; i >= 0; i--) {

@@ -123,11 +123,11 @@ class MergedShardsIT {
 	}
 
 	private static void assertSliceEqual(Replication replication, String shard) throws Exception {
-		List<String> source = replication.queryStrings("SELECT " + ROW.replace(", code", hasCode(replication, shard)
-				? ", code" : ", NULL") + " FROM " + replication.sourceTable(shard) + " ORDER BY id");
-		List<String> slice = replication.queryStrings("SELECT " + ROW.replace(", code", hasCode(replication, shard)
-				? ", code" : ", NULL") + " FROM " + replication.targetTable("orders") + " WHERE shard = '" + shard
-				+ "' ORDER BY id");
+		String row = hasCode(replication, shard) ? ROW : ROW.replace(", code", ", NULL");
+		List<String> source = replication.queryStrings("SELECT " + row + " FROM " + replication.sourceTable(shard)
+				+ " ORDER BY id");
+		List<String> slice = replication.queryStrings("SELECT " + row + " FROM " + replication.targetTable("orders")
+				+ " WHERE shard = '" + shard + "' ORDER BY id");
 		assertThat(slice).as("the slice of " + shard).isEqualTo(source);
 	}
 

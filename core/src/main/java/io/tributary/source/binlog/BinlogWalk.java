@@ -1,6 +1,8 @@
 package io.tributary.source.binlog;
 
 import java.io.IOException;
+import java.util.EnumSet;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Predicate;
 
@@ -34,9 +36,10 @@ import io.tributary.source.SourceSettings;
  */
 final class BinlogWalk {
 
-	private static final EventType[] KEPT = { EventType.FORMAT_DESCRIPTION, EventType.ROTATE, EventType.QUERY,
-			EventType.XID, EventType.GTID, EventType.ANONYMOUS_GTID, EventType.PREVIOUS_GTIDS, EventType.MARIADB_GTID,
-			EventType.MARIADB_GTID_LIST };
+	/** The events whose bodies a walk reads; every other body is skipped undecoded. */
+	private static final Set<EventType> KEPT = EnumSet.of(EventType.FORMAT_DESCRIPTION, EventType.ROTATE,
+			EventType.QUERY, EventType.XID, EventType.GTID, EventType.ANONYMOUS_GTID, EventType.PREVIOUS_GTIDS,
+			EventType.MARIADB_GTID, EventType.MARIADB_GTID_LIST);
 
 	private final SourceSettings settings;
 
@@ -111,9 +114,8 @@ final class BinlogWalk {
 
 	private static EventDeserializer deserializer() {
 		EventDeserializer deserializer = new EventDeserializer();
-		java.util.Set<EventType> kept = java.util.Set.of(KEPT);
 		for (EventType type : EventType.values()) {
-			if (!kept.contains(type)) {
+			if (!KEPT.contains(type)) {
 				deserializer.setEventDataDeserializer(type, new NullEventDataDeserializer());
 			}
 		}

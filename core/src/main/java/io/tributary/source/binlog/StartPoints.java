@@ -4,9 +4,12 @@ import java.io.IOException;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 import javax.sql.DataSource;
 
@@ -84,47 +87,45 @@ public final class StartPoints {
 	}
 
 	private Position gtids(String set, List<String> files) throws IOException, SQLException {
-		boolean mariaDb = MariadbGtidSet.isMariaGtidSet(set);
-		GtidSet wanted = mariaDb ? null : new GtidSet(set);
+		Predicate<String> within = within(set);
 		// The newest file that starts inside the set: the set's end is in it, or later.
 		for (int i = files.size() - 1; i >= 0; i--) {
 			BinlogWalk.Walked header = this.walk.walk(files.get(i), (t) -> true);
-			if (!within(header.gtids(), set, wanted, mariaDb)) {
+			if (!within.test(header.gtids())) {
 				continue;
 			}
-			BinlogWalk.Walked walked = this.walk.walk(files.get(i),
-					(t) -> t.gtid() != null && !within(t.gtid(), set, wanted, mariaDb));
-			long offset = (walked.stoppedAt() != null) ? walked.stoppedAt().offset() : walked.endOffset();
+			BinlogWalk.Walked walked = this.walk.walk(files.get(i), (t) -> !within.test(t.gtid()));
 			if (walked.stoppedAt() == null && i + 1 < files.size()) {
 				return Position.of(files.get(i + 1), 4, set, this.serverId);
 			}
-			return Position.of(files.get(i), offset, set, this.serverId);
+			// The reader resumes by the set given, from where its first transaction not in it starts.
+			return Position.of(files.get(i), walked.position(this.serverId).offset(), set, this.serverId);
 		}
 		throw new IllegalArgumentException("the source's oldest binlog file " + files.get(0) + " starts after "
 				+ "transactions the set " + set + " does not hold: they were purged, or the set is not of this source");
 	}
 
-	/** Whether every transaction of {@code gtids} (a set, or one GTID) is in the set wanted. */
-	private static boolean within(String gtids, String set, GtidSet wanted, boolean mariaDb) {
-		if (gtids == null || gtids.isEmpty()) {
-			return true;
+	/**
+	 * Returns whether every transaction of a GTID set, or of one GTID, is in {@code set}; parsed
+	 * once, since a walk asks it of every transaction. No GTIDs at all are within any set.
+	 */
+	private static Predicate<String> within(String set) {
+		Predicate<String> test;
+		if (!MariadbGtidSet.isMariaGtidSet(set)) {
+			GtidSet wanted = new GtidSet(set);
+			test = (gtids) -> new GtidSet(gtids).isContainedWithin(wanted);
 		}
-		if (!mariaDb) {
-			return new GtidSet(gtids).isContainedWithin(wanted);
-		}
-		Map<Long, Long> last = new LinkedHashMap<>();
-		for (String gtid : set.split(",")) {
-			MariadbGtidSet.MariaGtid parsed = MariadbGtidSet.MariaGtid.parse(gtid.strip());
-			last.merge(parsed.getDomainId(), parsed.getSequence(), Math::max);
-		}
-		for (String gtid : gtids.split(",")) {
-			MariadbGtidSet.MariaGtid parsed = MariadbGtidSet.MariaGtid.parse(gtid.strip());
-			Long upTo = last.get(parsed.getDomainId());
-			if (upTo == null || upTo < parsed.getSequence()) {
-				return false;
+		else {
+			// A MariaDB list holds each domain's last transaction: a GTID is in it up to that sequence.
+			Map<Long, Long> last = new HashMap<>();
+			for (String gtid : set.split(",")) {
+				MariadbGtidSet.MariaGtid parsed = MariadbGtidSet.MariaGtid.parse(gtid.strip());
+				last.merge(parsed.getDomainId(), parsed.getSequence(), Math::max);
 			}
+			test = (gtids) -> Arrays.stream(gtids.split(",")).map((gtid) -> MariadbGtidSet.MariaGtid.parse(gtid.strip()))
+				.allMatch((gtid) -> last.getOrDefault(gtid.getDomainId(), -1L) >= gtid.getSequence());
 		}
-		return true;
+		return (gtids) -> gtids == null || gtids.isEmpty() || test.test(gtids);
 	}
 
 	private Position time(Instant instant, List<String> files) throws IOException, SQLException {
